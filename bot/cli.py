@@ -1,0 +1,109 @@
+"""The `mincards` command: ask, import-table, serve. Slack is imported only by `serve`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.errors import MincardsError
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from bot.engine import Engine
+    from bot.render_json import render_json
+    from bot.render_text import render_text
+
+    engine = Engine()
+
+    def answer(question: str) -> str:
+        result = engine.ask(question)
+        if args.json:
+            return json.dumps(render_json(engine.knowledge, result), ensure_ascii=False)
+        return render_text(engine.knowledge, result)
+
+    if args.question == ["-"]:
+        # One answer per input line, in order, flushed so a pipe sees each as it comes.
+        for line in sys.stdin:
+            print(answer(line.rstrip("\r\n")), flush=True)
+            if not args.json:
+                print(flush=True)
+        return 0
+    print(answer(" ".join(args.question)))
+    return 0
+
+
+def _import_table(args: argparse.Namespace) -> int:
+    from bot.importer import import_table
+    from bot.knowledge import default_data_dir, load_knowledge
+    from bot.table import dump_table
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MincardsError(f"cannot read {args.file}: {exc}") from None
+    table = import_table(text)
+    rendered = dump_table(table)
+    output = Path(args.output) if args.output else default_data_dir() / "table.csv"
+    if args.check:
+        current = output.read_text(encoding="utf-8") if output.exists() else ""
+        if current != rendered:
+            print(f"{output} differs from what {args.file} imports to", file=sys.stderr)
+            return 1
+        print(f"{output} is up to date ({len(table.entries)} entries)")
+        return 0
+    output.write_text(rendered, encoding="utf-8")
+    print(f"wrote {output}: {len(table.models())} models, {len(table.entries)} entries "
+          f"(source dated {table.source.date.isoformat()})")
+    if output.parent == default_data_dir():
+        try:
+            load_knowledge(output.parent)
+        except MincardsError as exc:
+            print(f"warning: the data no longer loads as a whole: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from handlers.serve import serve
+
+    return serve()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mincards",
+        description="How many Ascend NPUs to fine-tune or train a model, from the ModelArts table.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ask = sub.add_parser("ask", help="answer a question")
+    ask.add_argument("question", nargs="+", help="the question; '-' reads one per line from stdin")
+    ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    ask.set_defaults(run=_ask)
+    imp = sub.add_parser("import-table", help="turn the doc's table text into data/table.csv")
+    imp.add_argument("file", help="the page's tab-separated table text")
+    imp.add_argument("-o", "--output", help="where to write (default: data/table.csv)")
+    imp.add_argument("--check", action="store_true",
+                     help="only check that the output is what FILE imports to")
+    imp.set_defaults(run=_import_table)
+    serve = sub.add_parser("serve", help="run the Slack bot")
+    serve.set_defaults(run=_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except MincardsError as exc:
+        print(f"mincards: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

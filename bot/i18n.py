@@ -1,0 +1,127 @@
+"""Every sentence the bot says, in English and Chinese. Numbers come from the answer, not here."""
+
+from __future__ import annotations
+
+from bot.question import Language
+
+TEXT: dict[Language, dict[str, str]] = {
+    "en": {
+        "strategy.full": "full-parameter",
+        "strategy.lora": "LoRA",
+        "seq": "seq {seq_len}",
+        "card": "card",
+        "cards": "cards",
+        "node": "node",
+        "nodes": "nodes",
+        "not_supported": "not supported",
+        "die_cards": "{die} DIE ({cards} {cards_word})",
+        "count_nodes": "{count}, {nodes} {nodes_word}",
+        "table_name": "table: {key}",
+        "notes": "Notes:",
+        "you_asked": "You asked about {what}:",
+        "lookup.title": "Minimum cards for {model}",
+        "ambiguous": "Several table models fit \u201c{asked}\u201d. Which one do you mean?",
+        "ambiguous.plain": "Several table models fit. Which one do you mean?",
+        "not_found": "The table has no entry for \u201c{asked}\u201d, so I can't give a card count "
+                     "for it.",
+        "not_found.plain": "The table has no entry for that model.",
+        "suggest": "Nearest models in the table (different models, not an answer):",
+        "not_covered": "{model} is in the table, but not for what you asked.",
+        "list.title": "Models in the table ({count}):",
+        "list.family": "{family}: {models}",
+        "help": "Ask me how many Ascend NPUs a model needs to fine-tune or train, e.g.\n"
+                "  qwen 2.5 72b lora 8k\n"
+                "  Qwen/Qwen2.5-72B-Instruct full\n"
+                "  llama3.1-70b full 4096 on LLaMA-Factory\n"
+                "Name the model (Hugging Face ids and typos are fine), and optionally full or "
+                "LoRA and a sequence length. I answer for MindSpeed-LLM and LLaMA-Factory on "
+                "Snt9B (cards) and Snt9B23 (DIE). Say \u201clist\u201d for every model.",
+        "note.no_model": "I didn't find a model name in that.",
+        "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
+                          "only: adjust to your job.",
+        "note.below_node": "Below {cards} cards the doc advises training on one full node of "
+                           "{cards}.",
+        "note.die_below_unit": "1 DIE is below the {unit}-DIE unit that parallel strategies use "
+                               "on Snt9B23: plan for {unit} DIE (one card).",
+        "note.full_below_lora": "{framework} at seq {seq_len}: full-parameter needs fewer cards "
+                                "than LoRA here, which is almost surely an error in the source. "
+                                "Check before you plan on it.",
+        "note.one_entry_two_models": "The table has one entry for both DeepSeek-V3 and "
+                                     "DeepSeek-R1.",
+        "note.assumed": "You didn't say the {what}; {model} is the only table model that fits, "
+                        "so that is what this shows.",
+        "what.version": "version",
+        "what.size": "size",
+        "what.family": "model family",
+        "what.join": " or ",
+        "note.upper_bound": "The table lists no {strategy} entry at seq {asked}; shown is the "
+                            "next length up, {shown}: an upper bound for {asked}.",
+        "note.seq_not_listed": "The table lists {strategy} only up to seq {longest}, not "
+                               "{seq_len}.",
+        "note.strategy_not_listed": "The table lists no {strategies} entry for this model.",
+        "note.stage_not_covered": "The table covers only SFT and pre-training with full or "
+                                  "LoRA; it says nothing about {stage}.",
+        "note.table_has": "The table has: {has}.",
+        "note.other_mentions": "I answered for the first model only; ask again for: {names}.",
+        "note.not_in_table": "",
+        "note.other_family": "That model family is not in the table at all.",
+    },
+    "zh": {
+        "strategy.full": "全参",
+        "strategy.lora": "LoRA",
+        "seq": "序列长度 {seq_len}",
+        "card": "卡",
+        "cards": "卡",
+        "node": "节点",
+        "nodes": "节点",
+        "not_supported": "不支持",
+        "die_cards": "{die} DIE（{cards} {cards_word}）",
+        "count_nodes": "{count}，{nodes} {nodes_word}",
+        "table_name": "表中名称：{key}",
+        "notes": "说明：",
+        "you_asked": "你问的是 {what}：",
+        "lookup.title": "{model} 最小卡数",
+        "ambiguous": "表中有多个模型符合\u201c{asked}\u201d，你指的是哪一个？",
+        "ambiguous.plain": "表中有多个模型符合，你指的是哪一个？",
+        "not_found": "表中没有\u201c{asked}\u201d的配置，无法给出卡数。",
+        "not_found.plain": "表中没有该模型的配置。",
+        "suggest": "表中最接近的模型（是不同的模型，不是答案）：",
+        "not_covered": "表中有 {model}，但没有你问的配置。",
+        "list.title": "表中的模型（{count} 个）：",
+        "list.family": "{family}：{models}",
+        "help": "问我微调或训练某个模型需要几张昇腾卡，例如：\n"
+                "  千问2.5-72B LoRA 8K 需要几张卡\n"
+                "  Qwen/Qwen2.5-72B-Instruct 全参\n"
+                "  llama3.1-70b 全参 4096 LLaMA-Factory\n"
+                "写上模型名（Hugging Face 名称、拼写错误都可以），可加全参或 LoRA、序列长度。"
+                "我会给出 MindSpeed-LLM 和 LLaMA-Factory 在 Snt9B（卡）和 Snt9B23（DIE）上的卡数。"
+                "发送\u201c模型列表\u201d查看全部模型。",
+        "note.no_model": "没有在问题中找到模型名。",
+        "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
+                          "可按实际任务调整。",
+        "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
+        "note.die_below_unit": "Snt9B23 上并行策略以 {unit} DIE 为最小单位，1 DIE 实际按 {unit} DIE"
+                               "（一张卡）规划。",
+        "note.full_below_lora": "{framework} 序列长度 {seq_len}：全参所需卡数少于 LoRA，"
+                                "很可能是源表的错误，规划前请核实。",
+        "note.one_entry_two_models": "表中 DeepSeek-V3 与 DeepSeek-R1 共用一条配置。",
+        "note.assumed": "你没有写明{what}；表中只有 {model} 符合，以下按它回答。",
+        "what.version": "版本",
+        "what.size": "参数量",
+        "what.family": "模型系列",
+        "what.join": "或",
+        "note.upper_bound": "表中没有序列长度 {asked} 的{strategy}配置；显示的是更长的 {shown}，"
+                            "可作为 {asked} 的上限。",
+        "note.seq_not_listed": "表中{strategy}最长只列到序列长度 {longest}，没有 {seq_len}。",
+        "note.strategy_not_listed": "表中该模型没有{strategies}配置。",
+        "note.stage_not_covered": "该表只覆盖 SFT 和预训练（全参或 LoRA），不涉及 {stage}。",
+        "note.table_has": "表中有：{has}。",
+        "note.other_mentions": "只回答了第一个模型；其他模型请单独再问：{names}。",
+        "note.not_in_table": "",
+        "note.other_family": "表中没有这个模型系列。",
+    },
+}
+
+
+def t(language: Language, message: str, **args: object) -> str:
+    return TEXT[language][message].format(**args)

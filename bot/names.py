@@ -1,0 +1,346 @@
+"""Model names as people write them, parsed into family, version, variant and size.
+
+Names are parsed into parts before any fuzzy scoring: edit distance is used only to read a
+misspelt family word, never to bridge a different version or size (qwen2 is not qwen2.5).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from bot.catalogue import Catalogue, ModelInfo
+from bot.sizes import normalize_size, normalize_version
+from bot.vocabulary import Vocabulary
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9._-]*")
+_PART_SPLIT = re.compile(r"[-_]+")
+_FAMILY_PART = re.compile(r"^([a-z]+)(.*)$")
+_REST = re.compile(r"^([vr]?\d+(?:\.\d+)?)?([a-z]*)$")
+_VERSION = re.compile(r"^[vr]?\d+(?:\.\d+)?$")
+_ACTIVE = re.compile(r"^a(\d+(?:\.\d+)?)b$")
+_DATE = re.compile(r"^\d{4}$")
+_REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
+# Fuzzy family matching: how many edits a misspelling may have, by its length.
+_MIN_FUZZY_LEN = 4
+
+
+def _max_edits(word: str) -> int:
+    return 1 if len(word) < 7 else 2
+
+
+@dataclass
+class Mention:
+    """One model name found in a question, as parts; None/empty means the person did not say."""
+
+    family: str | None = None
+    other_family: str | None = None
+    versions: set[str] = field(default_factory=set)
+    variants: set[str] = field(default_factory=set)
+    distinct: list[str] = field(default_factory=list)
+    size: str | None = None
+    active: str | None = None
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def named(self) -> bool:
+        return bool(self.family or self.other_family or self.size or self.active)
+
+    def spelled(self) -> str:
+        """The mention's parts joined back, for suggestions and for showing what was read."""
+        return "-".join(self.words)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The table models a mention fits, and what the person left out."""
+
+    models: tuple[ModelInfo, ...]
+    assumed: tuple[str, ...] = ()
+
+
+class NameReader:
+    """Reads model mentions from normalised question text, and matches them to the catalogue."""
+
+    def __init__(self, vocabulary: Vocabulary, catalogue: Catalogue) -> None:
+        self.vocabulary = vocabulary
+        self.catalogue = catalogue
+        self._family_of: dict[str, str] = {}
+        for key, words in vocabulary.families.items():
+            for name in words.names:
+                self._family_of[name.replace("-", "")] = key
+        self._others = {n.replace("-", "") for n in vocabulary.other_families.names}
+        self._all_family_words = tuple(self._family_of) + tuple(self._others)
+        v = vocabulary.variants
+        self._table_variants = set(v.table)
+        self._optional_variants = set(v.optional)
+        self._distinct = set(v.distinct)
+        self._suffixes = set(v.suffixes)
+        # Any word the vocabulary gives a meaning to is not a misspelt family.
+        self._known_words = (self._table_variants | self._distinct | self._suffixes
+                             | {w for ws in vocabulary.strategies.values() for w in ws}
+                             | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered))
+        self._aliases: dict[str, str] = {}
+        for info in catalogue:
+            for alias in (info.key, *info.aliases):
+                self._aliases[self._alias_key(alias)] = info.key
+
+    # --- reading -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _alias_key(name: str) -> str:
+        name = name.lower()
+        name = name.rsplit("/", 1)[-1] if re.match(r"^[a-z0-9_.-]+/[a-z]", name) else name
+        return re.sub(r"[^a-z0-9.]+", "", name.replace(":", "-"))
+
+    def family_of(self, word: str) -> tuple[str | None, str | None]:
+        """(table family, other family) that a word names, reading misspellings of length >= 4."""
+        word = word.replace("-", "")
+        if word in self._family_of:
+            return self._family_of[word], None
+        if word in self._others:
+            return None, word
+        if len(word) < _MIN_FUZZY_LEN or word in self._known_words:
+            return None, None
+        best = process.extract(word, self._all_family_words, scorer=DamerauLevenshtein.distance,
+                               score_cutoff=_max_edits(word), limit=2)
+        if not best:
+            return None, None
+        # Two look-alikes at the same distance (one in the table, one not): do not guess.
+        if len(best) > 1 and best[0][1] == best[1][1]:
+            return None, None
+        name = best[0][0]
+        return (self._family_of[name], None) if name in self._family_of else (None, name)
+
+    def _family_part(self, part: str, next_is_number: bool) -> tuple[str | None, str | None, str]:
+        m = _FAMILY_PART.match(part)
+        if not m:
+            return None, None, ""
+        word, rest = m.groups()
+        if not rest and not next_is_number and word not in self._family_of and (
+                word not in self._others):
+            # A bare prose word is read as a misspelt family only when a number follows it.
+            return None, None, ""
+        family, other = self.family_of(word)
+        if family is None and other is None:
+            return None, None, ""
+        return family, other, rest
+
+    def _take_rest(self, mention: Mention, rest: str) -> None:
+        """'2.5', '2vl', '4v', 'v3' after a family word."""
+        if not rest:
+            return
+        size = normalize_size(rest)
+        if size:
+            mention.size = size
+            return
+        m = _REST.match(rest)
+        if not m:
+            mention.distinct.append(rest)
+            return
+        version, letters = m.groups()
+        if version:
+            mention.versions.add(normalize_version(version))
+        if letters:
+            self._take_word(mention, letters, attached=True)
+
+    def _take_word(self, mention: Mention, word: str, attached: bool) -> bool:
+        """Adds a variant or suffix word; False when the word is not part of a model name."""
+        if word in self._table_variants:
+            mention.variants.add(word)
+        elif word in self._distinct:
+            mention.distinct.append(word)
+        elif word in self._suffixes or self._is_suffix_typo(word):
+            pass
+        elif attached:
+            # An unknown word inside a name (Qwen2.5-Foo-7B) makes it a model we do not know.
+            mention.distinct.append(word)
+        else:
+            return False
+        return True
+
+    def _is_suffix_typo(self, word: str) -> bool:
+        if len(word) < 5:
+            return False
+        found = process.extractOne(word, self._suffixes, scorer=DamerauLevenshtein.distance,
+                                   score_cutoff=_max_edits(word))
+        return found is not None
+
+    def _take_part(self, mention: Mention, part: str, attached: bool) -> bool:
+        """Adds one part after the family; False ends the mention (prose follows)."""
+        size = normalize_size(part)
+        if size:
+            if mention.size is None:
+                mention.size = size
+                return True
+            return attached
+        if m := _ACTIVE.match(part):
+            mention.active = normalize_size(m.group(1) + "b")
+            return True
+        if _REVISION.match(part) and (mention.size or mention.versions):
+            return True  # Mixtral-8x7B-v0.1: a release of the same weights
+        if _VERSION.match(part):
+            if _DATE.match(part) and (mention.size or mention.versions):
+                return True  # -2507, -0414: a dated release of the same model
+            if mention.size is None and (not mention.versions or part.startswith(("v", "r"))):
+                mention.versions.add(normalize_version(part))
+                return True
+            if attached:
+                mention.distinct.append(part)
+                return True
+            return False
+        if part.isalpha():
+            family, other = self.family_of(part) if attached else (None, None)
+            if attached and (family or other) and family != mention.family:
+                mention.distinct.append(part)  # DeepSeek-R1-Distill-Qwen-7B is neither model
+                return True
+            return self._take_word(mention, part, attached)
+        if attached:
+            mention.distinct.append(part)
+            return True
+        return False
+
+    def read(self, text: str) -> list[Mention]:
+        """Every model mention in normalised text, in order."""
+        tokens = [t.strip(".-_") for t in _TOKEN.findall(text)]
+        tokens = [t for t in tokens if t]
+        token_parts = [[p for p in _PART_SPLIT.split(t) if p] for t in tokens]
+        mentions: list[Mention] = []
+        current: Mention | None = None
+        loose_sizes: list[tuple[str | None, str | None]] = []
+        for index, parts in enumerate(token_parts):
+            alias = self._aliases.get(self._alias_key(tokens[index]))
+            if alias:
+                info = self.catalogue[alias]
+                current = Mention(family=info.family, versions=set(info.versions),
+                                  variants=set(info.variants), size=info.size, active=info.active,
+                                  words=[tokens[index]])
+                mentions.append(current)
+                continue
+            nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) else ""
+            start = None
+            for p_index, part in enumerate(parts):
+                following = parts[p_index + 1] if p_index + 1 < len(parts) else nxt
+                number_follows = bool(_VERSION.match(following) or normalize_size(following)
+                                      or _ACTIVE.match(following))
+                family, other, rest = self._family_part(part, number_follows)
+                if family or other:
+                    start = (p_index, family, other, rest)
+                    break
+            if start is not None:
+                p_index, family, other, rest = start
+                if (current is not None and family and current.family == family
+                        and not current.versions and current.size is None
+                        and not current.distinct):
+                    pass  # "Qwen Qwen2.5 72B": the bare family word is the same mention
+                else:
+                    current = Mention()
+                    mentions.append(current)
+                current.family, current.other_family = family, other
+                current.words.append(parts[p_index])
+                self._take_rest(current, rest)
+                for part in parts[p_index + 1:]:
+                    self._take_part(current, part, attached=True)
+                    current.words.append(part)
+                continue
+            if current is not None and all(self._model_like(p) for p in parts) and all(
+                    self._take_part(current, p, attached=len(parts) > 1) for p in parts):
+                current.words.extend(parts)
+                continue
+            current = None
+            loose = self._loose_size(parts)
+            if loose:
+                loose_sizes.append(loose)
+        self._place_loose_sizes(mentions, loose_sizes)
+        return mentions
+
+    def _model_like(self, part: str) -> bool:
+        return bool(normalize_size(part) or _ACTIVE.match(part) or _VERSION.match(part)
+                    or part in self._table_variants or part in self._distinct
+                    or part in self._suffixes or self._is_suffix_typo(part))
+
+    def _loose_size(self, parts: list[str]) -> tuple[str | None, str | None] | None:
+        """A size standing apart from any family word ('72b', 'falcon-40b')."""
+        sizes = [normalize_size(p) for p in parts]
+        found = next((s for s in sizes if s), None)
+        active = next((normalize_size(m.group(1) + "b") for p in parts if (m := _ACTIVE.match(p))),
+                      None)
+        if found is None and active is None:
+            return None
+        words = [p for p in parts if p.isalpha() and p not in self._suffixes]
+        if words:
+            return ("?" + words[0], None)  # some other model's name: 'falcon-40b'
+        return (found, active)
+
+    @staticmethod
+    def _place_loose_sizes(mentions: list[Mention],
+                           loose: list[tuple[str | None, str | None]]) -> None:
+        for size, active in loose:
+            if size and size.startswith("?"):
+                mentions.append(Mention(other_family=size[1:], words=[size[1:]]))
+                continue
+            target = next((m for m in mentions if m.size is None and m.family), None)
+            if target is None:
+                target = Mention()
+                mentions.append(target)
+            target.size = target.size or size
+            target.active = target.active or active
+            target.words.extend(w for w in (size, f"a{active}" if active else None) if w)
+
+    # --- matching ----------------------------------------------------------------------------
+
+    def fits(self, info: ModelInfo, mention: Mention) -> bool:
+        if mention.other_family or mention.distinct:
+            return False
+        if mention.family and info.family != mention.family:
+            return False
+        if mention.versions and not mention.versions <= set(info.versions):
+            return False
+        if not mention.variants <= info.variants:
+            return False
+        if not (info.variants - self._optional_variants) <= mention.variants:
+            return False
+        if mention.size and info.size != mention.size:
+            return False
+        return not (mention.active and info.active != mention.active)
+
+    def match(self, mention: Mention) -> Match:
+        models = tuple(i for i in self.catalogue if self.fits(i, mention))
+        assumed: list[str] = []
+        if len(models) == 1:
+            info = models[0]
+            if info.versions and not mention.versions:
+                assumed.append("version")
+            if not mention.size and not mention.active:
+                assumed.append("size")
+            if not mention.family:
+                assumed.append("family")
+        return Match(models=models, assumed=tuple(assumed))
+
+    @cached_property
+    def _spellings(self) -> dict[str, str]:
+        return {info.key: f"{info.family} {' '.join(info.versions)} {info.variant or ''} "
+                          f"{info.size} {info.display}".lower() for info in self.catalogue}
+
+    def suggest(self, mention: Mention, limit: int = 3) -> tuple[str, ...]:
+        """The nearest table models to a name the table does not have."""
+        pool = [i for i in self.catalogue if mention.family is None or i.family == mention.family]
+        if not pool:
+            return ()
+        # Same version or same size first: the look-alikes a person most likely meant.
+        def closeness(info: ModelInfo) -> tuple[int, float]:
+            shared = (bool(mention.versions & set(info.versions))
+                      + (mention.size == info.size) + (mention.variants == set(info.variants)))
+            score = fuzz.WRatio(mention.spelled(), self._spellings[info.key])
+            return (shared, score)
+        if mention.family is None and mention.other_family:
+            scored = process.extract(mention.spelled(), {i.key: self._spellings[i.key]
+                                                         for i in pool},
+                                     scorer=fuzz.WRatio, score_cutoff=60, limit=limit)
+            return tuple(key for _, _, key in scored)
+        ranked = sorted(pool, key=closeness, reverse=True)
+        return tuple(i.key for i in ranked[:limit])
