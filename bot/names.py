@@ -27,6 +27,8 @@ _DATE = re.compile(r"^\d{4}$")
 _REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
 # Fuzzy family matching: how many edits a misspelling may have, by its length.
 _MIN_FUZZY_LEN = 4
+# ...or, with the same first letter, how alike by rapidfuzz's ratio (lamma ~ llama is 80).
+_MIN_FUZZY_RATIO = 80
 
 
 def _max_edits(word: str) -> int:
@@ -89,6 +91,10 @@ class NameReader:
             for alias in (info.key, *info.aliases):
                 self._aliases[self._alias_key(alias)] = info.key
 
+    def is_other_family(self, word: str | None) -> bool:
+        """True for a family the vocabulary knows is not in the table (mistral, phi, ...)."""
+        return bool(word) and str(word).replace("-", "") in self._others
+
     # --- reading -----------------------------------------------------------------------------
 
     @staticmethod
@@ -106,14 +112,15 @@ class NameReader:
             return None, word
         if len(word) < _MIN_FUZZY_LEN or word in self._known_words:
             return None, None
-        best = process.extract(word, self._all_family_words, scorer=DamerauLevenshtein.distance,
-                               score_cutoff=_max_edits(word), limit=2)
-        if not best:
-            return None, None
-        # Two look-alikes at the same distance (one in the table, one not): do not guess.
-        if len(best) > 1 and best[0][1] == best[1][1]:
-            return None, None
-        name = best[0][0]
+        near = [name for name in self._all_family_words
+                if DamerauLevenshtein.distance(word, name, score_cutoff=_max_edits(word))
+                <= _max_edits(word)
+                or (name[0] == word[0] and fuzz.ratio(word, name) >= _MIN_FUZZY_RATIO)]
+        if len(near) != 1:
+            # Near two families at once (internlv: InternVL or InternLM?): do not guess; the
+            # word still names some model, so it is read as one the table may not have.
+            return (None, word) if near else (None, None)
+        name = near[0]
         return (self._family_of[name], None) if name in self._family_of else (None, name)
 
     def _family_part(self, part: str, next_is_number: bool) -> tuple[str | None, str | None, str]:
@@ -271,7 +278,8 @@ class NameReader:
                       None)
         if found is None and active is None:
             return None
-        words = [p for p in parts if p.isalpha() and p not in self._suffixes]
+        words = [m.group(1) for p in parts
+                 if (m := _FAMILY_PART.match(p)) and not self._model_like(p)]
         if words:
             return ("?" + words[0], None)  # some other model's name: 'falcon-40b'
         return (found, active)

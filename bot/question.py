@@ -22,7 +22,8 @@ _HF_URL = re.compile(
 _OLLAMA_URL = re.compile(r"https?://(?:www\.)?ollama\.com/(?:library/)?([\w.:-]+)[^\s|>]*")
 _ANY_URL = re.compile(r"https?://\S+")
 _OLLAMA_TAG = re.compile(r"(?<![\w.])([a-z][\w.-]*):(\d[\w.-]*)")
-_DIGIT_UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)")
+# InternVL2_5 means 2.5; qwen2.5_72b is a version then a size, so a size after it is left alone.
+_DIGIT_UNDERSCORE = re.compile(r"(?<=[a-z]\d)_(?=\d+(?![\d.]*[bm]))")
 _CJK_EDGE = re.compile(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])")
 _SPACES = re.compile(r"\s+")
 
@@ -65,7 +66,7 @@ class QuestionReader:
         self.vocabulary = vocabulary
         self.names = names
         cjk_families = [(w, key) for key, fam in vocabulary.families.items() for w in fam.cjk]
-        cjk_families += [(w, "?") for w in vocabulary.other_families.cjk]
+        cjk_families += list(vocabulary.other_families.cjk.items())
         self._cjk_family = sorted(cjk_families, key=lambda p: len(p[0]), reverse=True)
         orgs = phrase_pattern(vocabulary.orgs.names).replace(r"[\s_-]?", "-")
         self._org = re.compile(rf"(?:{orgs})/|(?<![\w./-])[a-z][a-z_.-]*/(?=[a-z][\w.-]*\d)")
@@ -91,7 +92,7 @@ class QuestionReader:
         text = _ANY_URL.sub(" ", text)
         for word, key in self._cjk_family:
             if word in text:
-                text = text.replace(word, f" {key if key != '?' else 'other-model'}")
+                text = text.replace(word, f" {key}")
         text = _CJK_EDGE.sub(" ", text)
         text = _DIGIT_UNDERSCORE.sub(".", text)
         text = self._org.sub("", text)

@@ -103,7 +103,7 @@ class Resolver:
 
     def _not_found(self, question: Question, mention: Mention) -> Answer:
         notes = [Note("not_in_table", {"asked": mention.spelled()})]
-        if mention.other_family and not mention.family:
+        if not mention.family and self.names.is_other_family(mention.other_family):
             notes.append(Note("other_family", {"family": mention.other_family}))
         return _base(question, "not_found",
                      candidates=self.names.suggest(mention, MAX_SUGGESTIONS), notes=tuple(notes))

@@ -22,7 +22,7 @@ class FamilyWords(BaseModel):
 class OtherFamilies(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     names: tuple[str, ...]
-    cjk: tuple[str, ...] = ()
+    cjk: dict[str, str] = {}
 
 
 class Names(BaseModel):

@@ -1,0 +1,108 @@
+"""The `mincards` command as a person or a script runs it: a real process, real stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.knowledge import DATA_ENV, default_data_dir
+from tests.conftest import ROOT, SHARED
+
+MINCARDS = Path(sys.executable).with_name("mincards")
+
+
+def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([str(MINCARDS), *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, env=full_env, check=False)
+
+
+def test_ask_prints_plain_text() -> None:
+    result = run("ask", "qwen 2.5 72b lora 8k?")
+    assert result.returncode == 0, result.stderr
+    assert "Qwen2.5-72B" in result.stdout and "16 cards" in result.stdout
+
+
+def test_ask_json_prints_one_object() -> None:
+    result = run("ask", "--json", "Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡")
+    payload = json.loads(result.stdout)
+    assert payload["intent"] == "lookup" and payload["models"] == ["qwen2.5-72b"]
+    assert {r["strategy"] for r in payload["rows"]} == {"full"}
+    assert "节点" in payload["text"]
+
+
+def test_ask_json_stdin_answers_each_line_in_order() -> None:
+    questions = ["qwen 7b", "", "qwen2.5-3b", "mixtral lora", "list", "llama3.1-70b full 4k"]
+    result = run("ask", "--json", "-", stdin="\n".join(questions) + "\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(questions)
+    intents = [json.loads(line)["intent"] for line in lines]
+    assert intents == ["ambiguous", "help", "not_found", "not_covered", "list", "lookup"]
+    last = json.loads(lines[-1])
+    assert last["rows"][0]["llama_factory"] == {"snt9b": 64, "snt9b23": 64}
+
+
+def test_ask_does_not_import_slack() -> None:
+    code = ("import sys; from bot.cli import main; main(['ask', 'qwen2.5-7b']); "
+            "bad = [m for m in sys.modules if m.startswith(('slack', 'gunicorn'))]; "
+            "sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_broken_data_stops_with_a_clear_error(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("models.toml", "vocabulary.toml", "hardware.toml"):
+        (data / name).write_text((default_data_dir() / name).read_text(encoding="utf-8"),
+                                 encoding="utf-8")
+    table = (default_data_dir() / "table.csv").read_text(encoding="utf-8")
+    (data / "table.csv").write_text(table.replace("glm4-9b,full,4096,8,8,8,8",
+                                                  "glm4-9b,full,4096,8,8,eight,8"),
+                                    encoding="utf-8")
+    result = run("ask", "glm4 9b", env={DATA_ENV: str(data)})
+    assert result.returncode == 2
+    assert "table.csv, line" in result.stderr and "llama_factory_snt9b" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_import_table_writes_the_data_file(tmp_path: Path) -> None:
+    out = tmp_path / "table.csv"
+    source = default_data_dir() / "source" / "modelarts-2025-06-24.txt"
+    result = run("import-table", str(source), "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "33 models, 124 entries" in result.stdout
+    assert out.read_text(encoding="utf-8") == (default_data_dir() / "table.csv").read_text(
+        encoding="utf-8")
+    assert run("import-table", str(source), "--check").returncode == 0
+
+
+def test_import_table_reports_bad_text(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a table\n", encoding="utf-8")
+    result = run("import-table", str(bad), "--output", str(tmp_path / "out.csv"))
+    assert result.returncode == 2 and "no table header" in result.stderr
+    assert not (tmp_path / "out.csv").exists()
+
+
+CHECKER = SHARED / "eval" / "check_answers.py"
+
+
+@pytest.mark.skipif(not CHECKER.exists(), reason="../shared/eval is not beside the repo")
+@pytest.mark.parametrize("cases", [SHARED / "eval" / "dev_cases.py",
+                                   ROOT / "tests" / "cases" / "paraphrases.py"],
+                         ids=["dev-cases", "paraphrases"])
+def test_eval_cases_score_full_marks(cases: Path) -> None:
+    result = subprocess.run([sys.executable, str(CHECKER), str(cases), "--show"],
+                            capture_output=True, text=True, timeout=120, check=False,
+                            env={**os.environ, "MINCARDS": str(MINCARDS)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "accuracy: 100.0%" in result.stdout

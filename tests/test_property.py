@@ -1,0 +1,38 @@
+"""Any string at all gets a reply, and no exception; a lookup's numbers are the table's."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.answer import INTENTS
+from bot.engine import Engine
+from bot.render_json import render_json
+from bot.table import FRAMEWORKS
+
+PIECES = st.sampled_from([
+    "qwen", "qwen2.5", "llama", "3.1", "72b", "7b", "8x7b", "a3b", "lora", "full", "全参", "8k",
+    "4096", "seq", "LLaMA-Factory", "Snt9B23", "16 DIE", "千问", "-", "/", ":", "vl", "coder",
+    "https://huggingface.co/", "<!channel>", "\x00", "🙂", "\u202e", "list", "help", "?",
+])
+QUESTIONS = st.one_of(st.text(max_size=300),
+                      st.lists(st.one_of(PIECES, st.text(max_size=8)), max_size=12).map(" ".join))
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=QUESTIONS)
+def test_any_text_gets_a_well_formed_reply(engine: Engine, text: str) -> None:
+    answer = engine.ask(text)
+    payload = render_json(engine.knowledge, answer)
+    assert payload["intent"] in INTENTS
+    assert isinstance(payload["text"], str) and payload["text"].strip()
+    table = engine.knowledge.table
+    if answer.intent == "lookup":
+        assert len(answer.models) == 1 and answer.rows
+        for row in answer.rows:
+            assert row in table.entries_for(answer.models[0])
+    else:
+        assert answer.rows == ()
+    for fw in FRAMEWORKS:
+        for row in payload["rows"]:
+            assert set(row[fw]) == {"snt9b", "snt9b23"}
