@@ -101,7 +101,8 @@ class NameReader:
     def _alias_key(name: str) -> str:
         name = name.lower()
         name = name.rsplit("/", 1)[-1] if re.match(r"^[a-z0-9_.-]+/[a-z]", name) else name
-        return re.sub(r"[^a-z0-9.]+", "", name.replace(":", "-"))
+        # Separators fold to one '-' but never vanish: 'internvl2.58b' is not InternVL2.5-8B.
+        return re.sub(r"[^a-z0-9.]+", "-", name.replace(":", "-")).strip("-")
 
     def family_of(self, word: str) -> tuple[str | None, str | None]:
         """(table family, other family) that a word names, reading misspellings of length >= 4."""
@@ -112,10 +113,13 @@ class NameReader:
             return None, word
         if len(word) < _MIN_FUZZY_LEN or word in self._known_words:
             return None, None
+        # Edit distance decides; the looser ratio only speaks when no family is within reach.
         near = [name for name in self._all_family_words
                 if DamerauLevenshtein.distance(word, name, score_cutoff=_max_edits(word))
-                <= _max_edits(word)
-                or (name[0] == word[0] and fuzz.ratio(word, name) >= _MIN_FUZZY_RATIO)]
+                <= _max_edits(word)]
+        if not near:
+            near = [name for name in self._all_family_words
+                    if name[0] == word[0] and fuzz.ratio(word, name) >= _MIN_FUZZY_RATIO]
         if len(near) != 1:
             # Near two families at once (internlv: InternVL or InternLM?): do not guess; the
             # word still names some model, so it is read as one the table may not have.
@@ -229,11 +233,14 @@ class NameReader:
                 mentions.append(current)
                 continue
             nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) else ""
+            # A word in the same token as a size is part of a name, even misspelt (gemm-3-27b).
+            sized = any(normalize_size(p) for p in parts)
             start = None
             for p_index, part in enumerate(parts):
                 following = parts[p_index + 1] if p_index + 1 < len(parts) else nxt
-                number_follows = bool(_VERSION.match(following) or normalize_size(following)
-                                      or _ACTIVE.match(following))
+                number_follows = sized or bool(_VERSION.match(following)
+                                               or normalize_size(following)
+                                               or _ACTIVE.match(following))
                 family, other, rest = self._family_part(part, number_follows)
                 if family or other:
                     start = (p_index, family, other, rest)

@@ -29,6 +29,9 @@ def resolved(engine: Engine, text: str) -> tuple[str, tuple[str, ...]]:
     ("THUDM/glm-4-9b-chat", "glm4-9b"),
     ("llama3.1:8b", "llama3.1-8b"),
     ("lamma3.1 8b", "llama3.1-8b"),
+    ("Llaam-3.1-70B", "llama3.1-70b"),
+    ("gemm-3-27b", "gemma3-27b"),
+    ("Qwen3-30B-A3B-Thinking-2507", "qwen3_moe-30B_A3B"),
     ("Meta-Llama-3.1-70B-Instruct", "llama3.1-70b"),
     ("qwen3_moe-30B_A3B", "qwen3_moe-30B_A3B"),
     ("Qwen3-30B-A3B-Instruct-2507", "qwen3_moe-30B_A3B"),
@@ -85,6 +88,9 @@ def test_look_alikes_resolve_to_themselves(engine: Engine, asked: str, table_mod
     pytest.param("Mixtral-8x22B", id="8x22b-is-not-8x7b"),
     pytest.param("gemma-3-12b-it", id="gemma3-other-size"),
     pytest.param("deepseek-v2-lite", id="deepseek-v2"),
+    pytest.param("InternVL2.-58B", id="garbled-size-is-not-bridged"),
+    pytest.param("qwen25-7b", id="version-25-is-not-2.5"),
+    pytest.param("Qwen2.5-72B-Instruct-GPTQ-Int4", id="quantised-weights"),
 ])
 def test_different_models_are_not_found_never_bridged(engine: Engine, text: str) -> None:
     answer = engine.ask(text)

@@ -1,0 +1,95 @@
+"""Benchmark: per-question time inside one process, and the time of a whole `mincards ask`.
+
+Run: make bench   (or .venv/bin/python bench/questions.py [--count N] [--runs N])
+Questions are generated from the catalogue: names in many spellings, typos, strategies, lengths,
+English and Chinese, plus names the table does not have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.engine import Engine
+from bot.render_json import render_json
+
+STRATEGY_WORDS = ["", "full", "lora", "全参", "LoRA微调", "full-parameter", "全量微调"]
+SEQ_WORDS = ["", "4k", "8K", "4096", "seq 8192", "序列长度8192", "8k context", "1k", "32k"]
+FRAMES = ["{q}", "how many cards for {q}?", "{q} 需要几张卡", "@mincards {q}", "min NPUs: {q}",
+          "{q} on LLaMA-Factory Snt9B23"]
+OTHERS = ["gpt-4o", "phi-3-mini", "Mistral-7B-Instruct-v0.2", "qwen2.5-coder-7b", "llama-2-7b",
+          "falcon-40b", "qwen 7b", "llama 3.1", "千问3", "list", "help", "", "what is this"]
+
+
+def typo(rng: random.Random, word: str) -> str:
+    if len(word) < 5:
+        return word
+    i = rng.randrange(1, len(word) - 2)
+    return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+
+
+def spellings(engine: Engine, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    for info in engine.knowledge.catalogue:
+        out += [info.key, info.display, info.display.replace("-", " "), *info.aliases]
+        out.append(typo(rng, info.display))
+    return out
+
+
+def questions(engine: Engine, count: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    names = spellings(engine, rng) + OTHERS
+    out = []
+    for _ in range(count):
+        q = " ".join(w for w in (rng.choice(names), rng.choice(STRATEGY_WORDS),
+                                 rng.choice(SEQ_WORDS)) if w)
+        out.append(rng.choice(FRAMES).format(q=q))
+    return out
+
+
+def per_question(engine: Engine, qs: list[str]) -> dict[str, float]:
+    for q in qs[:200]:  # warm caches and the regex engine before timing
+        render_json(engine.knowledge, engine.ask(q))
+    times = []
+    for q in qs:
+        start = time.perf_counter()
+        render_json(engine.knowledge, engine.ask(q))
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return {"questions": len(qs), "median_ms": statistics.median(times) * 1e3,
+            "p99_ms": times[int(len(times) * 0.99) - 1] * 1e3, "max_ms": times[-1] * 1e3}
+
+
+def whole_process(runs: int) -> dict[str, float]:
+    exe = Path(sys.executable).with_name("mincards")
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([str(exe), "ask", "qwen 2.5 72b lora 8k?"], check=True,
+                       capture_output=True)
+        times.append(time.perf_counter() - start)
+    return {"runs": runs, "median_s": statistics.median(times), "max_s": max(times)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=5000)
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    engine = Engine()
+    built = time.perf_counter() - start
+    result = {"engine_build_ms": built * 1e3,
+              "per_question": per_question(engine, questions(engine, args.count)),
+              "whole_ask_process": whole_process(args.runs)}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
