@@ -69,7 +69,7 @@ def _import_table(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from handlers.serve import serve
 
-    return serve()
+    return serve(args.mode)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,7 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--check", action="store_true",
                      help="only check that the output is what FILE imports to")
     imp.set_defaults(run=_import_table)
-    serve = sub.add_parser("serve", help="run the Slack bot")
+    serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
+    serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
+                       help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
     return parser
 

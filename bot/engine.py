@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from bot.answer import Answer
+from bot.followup import FollowUp
 from bot.knowledge import Knowledge, knowledge
 from bot.names import NameReader
-from bot.question import QuestionReader
+from bot.question import Question, QuestionReader
 from bot.resolve import Resolver
 
 
@@ -18,3 +19,13 @@ class Engine:
 
     def ask(self, text: str) -> Answer:
         return self.resolver.resolve(self.questions.read(text))
+
+    def follow(self, follow: FollowUp) -> Answer:
+        """Answer a button's follow-up: a named table model with the original narrowing."""
+        if follow.model is None or follow.model not in self.knowledge.catalogue.models:
+            return self.ask(follow.text or "")
+        question = Question(text=follow.model, language=follow.language,
+                            mentions=[self.names.mention_for(follow.model)],
+                            strategies=set(follow.strategies), seq_lens=list(follow.seq_lens),
+                            frameworks=set(follow.frameworks), flavours=set(follow.flavours))
+        return self.resolver.resolve(question)

@@ -20,9 +20,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "notes": "Notes:",
         "you_asked": "You asked about {what}:",
         "lookup.title": "Minimum cards for {model}",
-        "ambiguous": "Several table models fit \u201c{asked}\u201d. Which one do you mean?",
+        "ambiguous": "Several table models fit {asked}. Which one do you mean?",
         "ambiguous.plain": "Several table models fit. Which one do you mean?",
-        "not_found": "The table has no entry for \u201c{asked}\u201d, so I can't give a card count "
+        "not_found": "The table has no entry for {asked}, so I can't give a card count "
                      "for it.",
         "not_found.plain": "The table has no entry for that model.",
         "suggest": "Nearest models in the table (different models, not an answer):",
@@ -65,6 +65,20 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.other_mentions": "I answered for the first model only; ask again for: {names}.",
         "note.not_in_table": "",
         "note.other_family": "That model family is not in the table at all.",
+        "blocks.share": "Post to channel",
+        "blocks.more": "Also fits: {names}. Ask again with the size or version to pick one.",
+        "blocks.source": "ModelArts minimum card table, {date} · table name {key}",
+        "blocks.asked": "asked",
+        "home.title": "mincards: minimum Ascend cards",
+        "home.how": "*How to ask*\nMention me in a channel (`@mincards qwen 2.5 72b lora 8k?`), "
+                    "send me a DM (`Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡`), or use "
+                    "`/mincards llama3.1-70b full`. English or Chinese; Hugging Face ids, links "
+                    "and typos are fine. Each answer gives MindSpeed-LLM and LLaMA-Factory on "
+                    "Snt9B (cards) and Snt9B23 (DIE, 2 per card), with nodes and the table's "
+                    "caveats.",
+        "home.table": "*The table* (ModelArts, {date}; reference only). Per entry: "
+                      "MindSpeed-LLM Snt9B/Snt9B23 · LLaMA-Factory Snt9B/Snt9B23; "
+                      "Snt9B in cards, Snt9B23 in DIE, - = not supported.",
     },
     "zh": {
         "strategy.full": "全参",
@@ -81,9 +95,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "notes": "说明：",
         "you_asked": "你问的是 {what}：",
         "lookup.title": "{model} 最小卡数",
-        "ambiguous": "表中有多个模型符合\u201c{asked}\u201d，你指的是哪一个？",
+        "ambiguous": "表中有多个模型符合 {asked}，你指的是哪一个？",
         "ambiguous.plain": "表中有多个模型符合，你指的是哪一个？",
-        "not_found": "表中没有\u201c{asked}\u201d的配置，无法给出卡数。",
+        "not_found": "表中没有 {asked} 的配置，无法给出卡数。",
         "not_found.plain": "表中没有该模型的配置。",
         "suggest": "表中最接近的模型（是不同的模型，不是答案）：",
         "not_covered": "表中有 {model}，但没有你问的配置。",
@@ -119,6 +133,13 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.other_mentions": "只回答了第一个模型；其他模型请单独再问：{names}。",
         "note.not_in_table": "",
         "note.other_family": "表中没有这个模型系列。",
+        "blocks.share": "发送到频道",
+        "blocks.more": "也符合：{names}。请写明参数量或版本再问。",
+        "blocks.source": "ModelArts 模型最小卡数配置，{date} · 表中名称 {key}",
+        "blocks.asked": "所问",
+        "home.title": "mincards：最小昇腾卡数",
+        "home.how": "*怎么问*\n在频道里 @我，私信我，或使用 `/mincards`。",
+        "home.table": "*配置表*（ModelArts，{date}，仅供参考）。",
     },
 }
 

@@ -91,6 +91,13 @@ class NameReader:
             for alias in (info.key, *info.aliases):
                 self._aliases[self._alias_key(alias)] = info.key
 
+    def mention_for(self, key: str) -> Mention:
+        """The mention that names exactly this table model (for a button's follow-up)."""
+        info = self.catalogue[key]
+        return Mention(family=info.family, versions=set(info.versions),
+                       variants=set(info.variants), size=info.size, active=info.active,
+                       words=[info.key.lower()])
+
     def is_other_family(self, word: str | None) -> bool:
         """True for a family the vocabulary knows is not in the table (mistral, phi, ...)."""
         return bool(word) and str(word).replace("-", "") in self._others
@@ -226,10 +233,8 @@ class NameReader:
         for index, parts in enumerate(token_parts):
             alias = self._aliases.get(self._alias_key(tokens[index]))
             if alias:
-                info = self.catalogue[alias]
-                current = Mention(family=info.family, versions=set(info.versions),
-                                  variants=set(info.variants), size=info.size, active=info.active,
-                                  words=[tokens[index]])
+                current = self.mention_for(alias)
+                current.words = [tokens[index]]
                 mentions.append(current)
                 continue
             nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) else ""

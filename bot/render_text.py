@@ -102,11 +102,11 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
                 lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
             lines += [f"  {framework_line(hw, lang, fw, entry.counts(fw))}" for fw in FRAMEWORKS]
     elif answer.intent == "ambiguous":
-        lines.append(t(lang, "ambiguous", asked=answer.asked) if answer.asked
+        lines.append(t(lang, "ambiguous", asked=f"\u201c{answer.asked}\u201d") if answer.asked
                      else t(lang, "ambiguous.plain"))
         lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
     elif answer.intent == "not_found":
-        lines.append(t(lang, "not_found", asked=answer.asked) if answer.asked
+        lines.append(t(lang, "not_found", asked=f"\u201c{answer.asked}\u201d") if answer.asked
                      else t(lang, "not_found.plain"))
         if answer.candidates:
             lines.append(t(lang, "suggest"))

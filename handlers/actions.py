@@ -1,0 +1,71 @@
+"""Buttons: pick a model from a choice (updates the message), or post an answer to the channel."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.engine import Engine
+from bot.followup import FollowUp
+from bot.render_blocks import PICK_ACTION, SHARE_ACTION, message
+from handlers.replies import post_to_response_url
+
+log = logging.getLogger(__name__)
+PICK = re.compile(rf"^{PICK_ACTION}_\d+$")
+
+
+def _follow_up(action: dict[str, Any]) -> FollowUp | None:
+    follow = FollowUp.decode(str(action.get("value", "")))
+    if follow is None:
+        log.warning("ignored a button whose value this bot did not write")
+    return follow
+
+
+def register(app: App, engine: Engine) -> None:
+    @app.action(PICK)
+    def pick_model(ack: Ack, body: dict[str, Any], action: dict[str, Any],
+                   client: WebClient) -> None:
+        ack()
+        follow = _follow_up(action)
+        if follow is None:
+            return
+        answer = engine.follow(follow)
+        container = body.get("container") or {}
+        ephemeral = bool(container.get("is_ephemeral"))
+        payload = message(engine.knowledge, answer, question=follow.text or follow.model or "",
+                          shareable=ephemeral and answer.intent != "help")
+        if ephemeral or not container.get("message_ts"):
+            # An ephemeral message can only be replaced through its response URL.
+            post_to_response_url(body["response_url"], {"replace_original": True, **payload})
+            return
+        client.chat_update(channel=container["channel_id"], ts=container["message_ts"],
+                           **payload)
+
+    @app.action(SHARE_ACTION)
+    def share_answer(ack: Ack, body: dict[str, Any], action: dict[str, Any],
+                     client: WebClient) -> None:
+        ack()
+        follow = _follow_up(action)
+        if follow is None:
+            return
+        answer = engine.follow(follow)
+        payload = message(engine.knowledge, answer, question=follow.text or "")
+        channel = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get(
+            "channel_id")
+        url = body.get("response_url")
+        try:
+            client.chat_postMessage(channel=channel, **payload)
+        except SlackApiError as exc:
+            log.warning("chat.postMessage failed (%s); posting through the response URL",
+                        exc.response.get("error"))
+            if url:
+                post_to_response_url(url, {"response_type": "in_channel",
+                                           "replace_original": False, **payload})
+            return
+        if url:
+            post_to_response_url(url, {"delete_original": True})

@@ -1,0 +1,32 @@
+"""Direct messages to the bot: answer in the DM, in the thread when asked in one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+
+from bot.engine import Engine
+from bot.render_blocks import message
+from bot.slack_text import from_slack
+
+EVENTS = ("message.im",)
+SCOPES = ("im:history", "chat:write")
+# Messages a person wrote; edits, deletions, joins and bot posts have other subtypes.
+ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
+
+
+def register(app: App, engine: Engine) -> None:
+    @app.event("message")
+    def answer_direct_message(event: dict[str, Any], client: WebClient,
+                              context: BoltContext) -> None:
+        if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
+            return
+        if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
+            return
+        question = from_slack(str(event.get("text", "")), context.bot_user_id)
+        answer = engine.ask(question)
+        thread = {"thread_ts": event["thread_ts"]} if event.get("thread_ts") else {}
+        client.chat_postMessage(channel=event["channel"], **thread,
+                                **message(engine.knowledge, answer, question=question))

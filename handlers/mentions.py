@@ -1,0 +1,27 @@
+"""Channel mentions: answer in the thread of the asking message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+
+from bot.engine import Engine
+from bot.render_blocks import message
+from bot.slack_text import from_slack
+
+EVENTS = ("app_mention",)
+SCOPES = ("app_mentions:read", "chat:write")
+
+
+def register(app: App, engine: Engine) -> None:
+    @app.event("app_mention")
+    def answer_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        channel = str(event.get("channel", ""))
+        if channel.startswith("D"):
+            return  # a DM is answered by the direct-message listener, exactly once
+        question = from_slack(str(event.get("text", "")), context.bot_user_id)
+        answer = engine.ask(question)
+        client.chat_postMessage(channel=channel, thread_ts=event.get("thread_ts") or event["ts"],
+                                **message(engine.knowledge, answer, question=question))

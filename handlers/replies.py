@@ -1,0 +1,43 @@
+"""Sending replies: a Web API client and response-URL posts, both retrying as slack_sdk intends."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_sdk.http_retry import RetryHandler
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.webhook import WebhookClient
+
+# Bounded: a reply that cannot get through after this is logged and dropped, never looped on.
+RATE_LIMIT_RETRIES = 3
+SERVER_ERROR_RETRIES = 2
+CONNECTION_RETRIES = 2
+TIMEOUT_SECONDS = 10
+
+log = logging.getLogger(__name__)
+
+
+def retry_handlers() -> list[RetryHandler]:
+    """429 waits for Retry-After; 5xx and dropped connections back off; all a bounded number."""
+    return [RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
+            ServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
+            ConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES)]
+
+
+def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
+    """POST a reply to an interaction's response URL; False (and logged) if it did not land."""
+    client = WebhookClient(url=url, timeout=TIMEOUT_SECONDS, retry_handlers=retry_handlers())
+    try:
+        response = client.send_dict(payload)
+    except Exception:  # a network failure after retries: log it with its cause, keep serving
+        log.exception("response URL post failed")
+        return False
+    if response.status_code != 200:
+        log.error("response URL answered %s: %.200s", response.status_code, response.body)
+        return False
+    return True

@@ -1,0 +1,62 @@
+"""`mincards serve`: Socket Mode when SLACK_APP_TOKEN is set, else HTTP mode under gunicorn."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.engine import Engine
+from handlers.logs import configure_logging
+from handlers.settings import Settings, SettingsError, load_settings
+
+log = logging.getLogger(__name__)
+
+
+def _http(settings: Settings, engine: Engine) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from handlers.app import create_app
+    from handlers.web import create_wsgi
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{settings.host}:{settings.port}")
+            self.cfg.set("workers", settings.web_concurrency)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", settings.threads)
+            self.cfg.set("timeout", 30)
+            self.cfg.set("graceful_timeout", 10)
+            self.cfg.set("loglevel", settings.log_level.lower())
+            self.cfg.set("accesslog", None)
+
+        def load(self) -> Any:
+            # Built in each worker after the fork: its own Bolt app, client and thread pool.
+            return create_wsgi(create_app(settings, engine))
+
+    log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz)", settings.host,
+             settings.port)
+    Server().run()
+    return 0
+
+
+def _socket(settings: Settings, engine: Engine) -> int:
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    from handlers.app import create_app
+
+    app = create_app(settings, engine)
+    token = settings.slack_app_token
+    assert token is not None  # socket_mode implies it
+    log.info("Socket Mode")
+    SocketModeHandler(app, token.get_secret_value()).start()
+    return 0
+
+
+def serve(mode: str = "auto") -> int:
+    settings = load_settings()
+    configure_logging(settings.log_level, settings.secrets())
+    if mode == "socket" and not settings.socket_mode:
+        raise SettingsError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token)")
+    engine = Engine()  # loads and checks the data before anything listens
+    socket = settings.socket_mode if mode == "auto" else mode == "socket"
+    return _socket(settings, engine) if socket else _http(settings, engine)

@@ -1,0 +1,98 @@
+"""Settings from the environment (and a .env file), validated once at start-up."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlparse
+
+from dotenv import dotenv_values
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from bot.errors import MincardsError
+
+SLACK_API = "https://slack.com/api/"
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class SettingsError(MincardsError):
+    """A setting is missing or malformed; the message names the variable, never its value."""
+
+
+def _token(value: SecretStr | None, prefix: str, name: str) -> SecretStr | None:
+    if value is not None and not value.get_secret_value().startswith(prefix):
+        raise ValueError(f"{name} must start with '{prefix}'")
+    return value
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+    slack_bot_token: SecretStr = Field(alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(default=None, alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
+    slack_api_url: str = Field(default=SLACK_API, alias="SLACK_API_URL")
+    # A server behind a platform router must listen on every interface.
+    host: str = Field(default="0.0.0.0", alias="HOST")
+    port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
+    log_level: LogLevel = Field(default="INFO", alias="LOG_LEVEL")
+    web_concurrency: int = Field(default=1, ge=1, le=64, alias="WEB_CONCURRENCY")
+    threads: int = Field(default=8, ge=1, le=256, alias="THREADS")
+
+    @field_validator("slack_bot_token")
+    @classmethod
+    def _bot(cls, v: SecretStr) -> SecretStr:
+        return _token(v, "xoxb-", "SLACK_BOT_TOKEN") or v
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app(cls, v: SecretStr | None) -> SecretStr | None:
+        return _token(v, "xapp-", "SLACK_APP_TOKEN")
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        parsed = urlparse(v)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError("SLACK_API_URL must be an http(s) URL such as https://slack.com/api/")
+        return v if v.endswith("/") else v + "/"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level(cls, v: object) -> object:
+        return v.upper() if isinstance(v, str) else v
+
+    @property
+    def socket_mode(self) -> bool:
+        return self.slack_app_token is not None
+
+    def secrets(self) -> list[str]:
+        """Every secret value, so logs can be scrubbed of them."""
+        return [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
+                                               self.slack_app_token) if s is not None]
+
+
+def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None = ".env"
+                  ) -> Settings:
+    """Settings from a .env file overlaid by the environment; blank values count as unset."""
+    values: dict[str, str] = {}
+    if env_file and Path(env_file).exists():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    values = {k: v for k, v in values.items() if v.strip()}
+    try:
+        settings = Settings.model_validate(values)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            name = str(err["loc"][0]) if err["loc"] else "settings"
+            if err["type"] == "missing":
+                problems.append(f"{name} is not set")
+            else:
+                problems.append(f"{name}: {err['msg'].removeprefix('Value error, ')}")
+        raise SettingsError("; ".join(problems) + " (see .env.example)") from None
+    if not settings.socket_mode and settings.slack_signing_secret is None:
+        raise SettingsError("SLACK_SIGNING_SECRET is not set (HTTP mode needs it to verify "
+                            "requests; set SLACK_APP_TOKEN instead for Socket Mode)")
+    return settings

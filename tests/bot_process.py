@@ -1,0 +1,86 @@
+"""Run `mincards serve` as a real process against the emulator, and stop it afterwards."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.slack_emulator import SlackEmulator
+
+MINCARDS = Path(sys.executable).with_name("mincards")
+# Recognisable fakes, so a test can prove none of them is ever written anywhere.
+BOT_TOKEN = "xoxb-0000000000-FAKEBOTTOKEN-do-not-leak"
+APP_TOKEN = "xapp-1-A0001-FAKEAPPTOKEN-do-not-leak"
+SIGNING_SECRET = "fake-signing-secret-do-not-leak-8f14e45f"
+
+
+@dataclass
+class Bot:
+    process: subprocess.Popen[bytes]
+    base_url: str
+    log: Path
+
+    def log_text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
+                extra_env: dict[str, str] | None = None) -> Iterator[Bot]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1", "PORT": str(port),
+                "LOG_LEVEL": "DEBUG", **(extra_env or {})})
+    if socket_mode:
+        env["SLACK_APP_TOKEN"] = APP_TOKEN
+    log = workdir / f"bot-{port}.log"
+    with log.open("wb") as out:
+        # cwd is a scratch folder, so a developer's own .env is never read by a test.
+        process = subprocess.Popen([str(MINCARDS), "serve"], cwd=workdir, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    bot = Bot(process, f"http://127.0.0.1:{port}", log)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(f"bot exited with {process.returncode}:\n{bot.log_text()}")
+            if socket_mode and emulator.ws_connections:
+                break
+            if not socket_mode and _healthy(bot.base_url):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"bot did not come up:\n{bot.log_text()}")
+        yield bot
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -1,0 +1,231 @@
+"""A local stand-in for Slack: its Web API over HTTP, response URLs, and Socket Mode's WebSocket.
+
+Everything listens on 127.0.0.1 and records what the bot sent. A test can make any Web API
+method fail on cue (status, body, headers, or a dropped connection).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs
+
+from websockets.sync.server import ServerConnection, serve
+
+BOT_USER = "UBOT"
+TEAM = "T0001"
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    headers: dict[str, str]
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Fault:
+    status: int = 200
+    body: dict[str, Any] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    drop: bool = False
+    times: int = 1
+
+
+class SlackEmulator:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.lock = threading.Lock()
+        self.faults: dict[str, list[Fault]] = {}
+        self._ts = itertools.count(1)
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.http.daemon_threads = True
+        self.ws_connections: list[ServerConnection] = []
+        self.ws_acks: dict[str, dict[str, Any]] = {}
+        self.ws = serve(self._ws_handler, "127.0.0.1", 0)
+        self.threads = [threading.Thread(target=self.http.serve_forever, daemon=True),
+                        threading.Thread(target=self.ws.serve_forever, daemon=True)]
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> SlackEmulator:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+        self.ws.shutdown()
+        for t in self.threads:
+            t.join(timeout=5)
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.http.server_address[1]}/api/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.ws.socket.getsockname()[1]}/link"
+
+    def response_url(self, name: str | None = None) -> str:
+        return f"http://127.0.0.1:{self.http.server_address[1]}/response/{name or uuid.uuid4()}"
+
+    def reset(self) -> None:
+        with self.lock:
+            self.calls.clear()
+            self.faults.clear()
+
+    # --- what tests use ----------------------------------------------------------------------
+
+    def fail(self, method: str, fault: Fault) -> None:
+        with self.lock:
+            self.faults.setdefault(method, []).append(fault)
+
+    def of(self, method: str) -> list[Call]:
+        with self.lock:
+            return [c for c in self.calls if c.method == method]
+
+    def wait_for(self, method: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.of(method)
+            if len(found) >= count:
+                return found
+            time.sleep(0.02)
+        raise AssertionError(f"expected {count} {method} call(s), got {len(self.of(method))}: "
+                             f"{[c.method for c in self.calls]}")
+
+    def replies(self) -> list[Call]:
+        """Every call that shows something to a person."""
+        with self.lock:
+            return [c for c in self.calls if c.method in (
+                "chat.postMessage", "chat.postEphemeral", "chat.update", "views.publish",
+                "response")]
+
+    # --- HTTP --------------------------------------------------------------------------------
+
+    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        ts = f"1700000000.{next(self._ts):06d}"
+        if method == "auth.test":
+            return {"ok": True, "url": "https://example.invalid/", "team": "Test",
+                    "user": "mincards", "team_id": TEAM, "user_id": BOT_USER, "bot_id": "BBOT"}
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.ws_url}
+        if method in ("chat.postMessage", "chat.update"):
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts") or ts,
+                    "message": {"text": params.get("text", ""), "ts": ts}}
+        if method == "chat.postEphemeral":
+            return {"ok": True, "message_ts": ts}
+        if method == "views.publish":
+            return {"ok": True, "view": {"id": "V1", **(params.get("view") or {})}}
+        return {"ok": False, "error": "unknown_method"}
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        emulator = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length).decode("utf-8", "replace")
+                if self.headers.get("Content-Type", "").startswith("application/json"):
+                    params = json.loads(raw or "{}")
+                else:
+                    params = {k: v[0] for k, v in parse_qs(raw).items()}
+                for key in ("blocks", "view"):
+                    if isinstance(params.get(key), str):
+                        params[key] = json.loads(params[key])
+                if self.path.startswith("/response/"):
+                    method = "response"
+                    params["_url"] = self.path
+                else:
+                    method = self.path.removeprefix("/api/")
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with emulator.lock:
+                    faults = emulator.faults.get(method) or []
+                    fault = faults[0] if faults else None
+                    if fault:
+                        fault.times -= 1
+                        if fault.times <= 0:
+                            faults.pop(0)
+                    emulator.calls.append(Call(method, params, headers))
+                if fault and fault.drop:
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                if method == "response":
+                    body, status = b"ok", 200
+                    content_type = "text/plain"
+                else:
+                    answer = fault.body if fault and fault.body is not None else \
+                        emulator._answer(method, params)
+                    body, status = json.dumps(answer).encode(), 200
+                    content_type = "application/json; charset=utf-8"
+                if fault and fault.status != 200:
+                    status = fault.status
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for k, v in (fault.headers if fault else {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(body)
+
+        return Handler
+
+    # --- Socket Mode -------------------------------------------------------------------------
+
+    def _ws_handler(self, conn: ServerConnection) -> None:
+        with self.lock:
+            self.ws_connections.append(conn)
+        conn.send(json.dumps({"type": "hello", "num_connections": 1,
+                              "connection_info": {"app_id": "A0001"}}))
+        try:
+            for raw in conn:
+                data = json.loads(raw)
+                if "envelope_id" in data:
+                    with self.lock:
+                        self.ws_acks[data["envelope_id"]] = data
+        except Exception:  # the client went away: that is what reconnect tests do
+            pass
+        finally:
+            with self.lock:
+                if conn in self.ws_connections:
+                    self.ws_connections.remove(conn)
+
+    def wait_for_socket(self, timeout: float = 15.0) -> ServerConnection:
+        return wait_until(lambda: self.ws_connections[-1] if self.ws_connections else None,
+                          timeout, "no Socket Mode connection")
+
+    def send_socket_event(self, payload: dict[str, Any], timeout: float = 10.0) -> str:
+        """Deliver an events_api envelope and wait for the bot's ack; returns the envelope id."""
+        envelope_id = str(uuid.uuid4())
+        conn = self.wait_for_socket()
+        conn.send(json.dumps({"envelope_id": envelope_id, "type": "events_api",
+                              "accepts_response_payload": False, "retry_attempt": 0,
+                              "retry_reason": "", "payload": payload}))
+        wait_until(lambda: self.ws_acks.get(envelope_id), timeout, "no ack for the envelope")
+        return envelope_id
+
+
+def wait_until(probe: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(what)

@@ -1,0 +1,281 @@
+"""End to end over HTTP: the real Bolt app under gunicorn, driven the way Slack drives it."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.followup import FollowUp
+from bot.render_blocks import PICK_ACTION, SHARE_ACTION
+from tests.blockkit import assert_valid_message
+from tests.bot_process import BOT_TOKEN, SIGNING_SECRET, Bot, running_bot
+from tests.slack_emulator import BOT_USER, Fault, SlackEmulator
+from tests.slack_sender import SlackSender, block_action, direct_message, mention, new_ts
+
+
+@pytest.fixture(scope="module")
+def emulator() -> Iterator[SlackEmulator]:
+    with SlackEmulator() as emu:
+        yield emu
+
+
+@pytest.fixture(scope="module")
+def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    with running_bot(emulator, tmp_path_factory.mktemp("bot")) as running:
+        yield running
+
+
+@pytest.fixture()
+def slack(bot: Bot, emulator: SlackEmulator) -> SlackSender:
+    emulator.reset()
+    return SlackSender(bot.base_url, SIGNING_SECRET)
+
+
+def fields_text(params: dict[str, Any]) -> str:
+    return json.dumps(params.get("blocks"), ensure_ascii=False)
+
+
+def settle(emulator: SlackEmulator, seconds: float = 0.5) -> None:
+    """Give the bot time to post anything it (wrongly) would."""
+    time.sleep(seconds)
+
+
+def test_healthz(bot: Bot) -> None:
+    with urllib.request.urlopen(bot.base_url + "/healthz", timeout=5) as r:
+        assert r.status == 200
+
+
+def test_mention_is_answered_in_its_thread_with_both_frameworks(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    event = mention("qwen 2.5 72b lora 8k?")
+    assert slack.event(event).status == 200
+    (call,) = emulator.wait_for("chat.postMessage")
+    p = call.params
+    assert p["channel"] == "C0001" and p["thread_ts"] == event["ts"]
+    assert_valid_message(p)
+    blocks = fields_text(p)
+    assert "*MindSpeed-LLM · Snt9B*\\n16 cards, 2 nodes" in blocks
+    assert "*MindSpeed-LLM · Snt9B23*\\n16 DIE (8 cards), 1 node" in blocks
+    assert "*LLaMA-Factory · Snt9B*\\n32 cards, 4 nodes" in blocks
+    assert "*LLaMA-Factory · Snt9B23*\\n32 DIE (16 cards), 2 nodes" in blocks
+    assert "Qwen2.5-72B" in p["text"] and "32 cards, 4 nodes" in p["text"]
+    assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
+
+
+def test_mention_inside_a_thread_replies_in_that_thread(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    parent = new_ts()
+    slack.event(mention("llama3.1-70b full 4k", thread_ts=parent))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert call.params["thread_ts"] == parent
+    assert "64 cards, 8 nodes" in call.params["text"]
+
+
+def test_direct_message_is_answered_in_the_dm_in_chinese(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    slack.event(direct_message("Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡"))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert call.params["channel"] == "D0001" and "thread_ts" not in call.params
+    assert "全参" in call.params["text"] and "64 卡，8 节点" in call.params["text"]
+    assert_valid_message(call.params)
+
+
+def test_direct_message_in_a_thread_replies_in_the_thread(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    parent = new_ts()
+    slack.event(direct_message("glm4-9b lora", thread_ts=parent))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert call.params["thread_ts"] == parent
+
+
+@pytest.mark.parametrize("extra", [
+    pytest.param({"subtype": "message_changed"}, id="edit"),
+    pytest.param({"subtype": "message_deleted"}, id="deletion"),
+    pytest.param({"subtype": "channel_join"}, id="join"),
+    pytest.param({"subtype": "bot_message", "bot_id": "B999"}, id="bot-message"),
+    pytest.param({"user": BOT_USER}, id="own-message"),
+    pytest.param({"bot_id": "B999"}, id="other-bot"),
+])
+def test_other_message_kinds_get_no_reply(slack: SlackSender, emulator: SlackEmulator,
+                                          extra: dict[str, str]) -> None:
+    assert slack.event(direct_message("qwen2.5-7b", **extra)).status == 200
+    settle(emulator)
+    assert emulator.replies() == []
+
+
+def test_mention_inside_a_dm_is_answered_once(slack: SlackSender,
+                                              emulator: SlackEmulator) -> None:
+    text = f"<@{BOT_USER}> qwen3-8b lora"
+    dm = direct_message(text)
+    slack.event(dm)
+    slack.event({**mention("qwen3-8b lora", channel="D0001"), "ts": dm["ts"]})
+    emulator.wait_for("chat.postMessage")
+    settle(emulator)
+    assert len(emulator.of("chat.postMessage")) == 1
+
+
+def test_slack_link_markup_is_read_as_the_model(slack: SlackSender,
+                                                emulator: SlackEmulator) -> None:
+    slack.event(mention("<https://huggingface.co/Qwen/Qwen2.5-72B-Instruct|huggingface.co/"
+                        "Qwen/Qwen2.5-72B-Instruct> full &amp; 4k"))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert "Qwen2.5-72B" in call.params["text"] and "full-parameter · seq 4096" in \
+        call.params["text"]
+
+
+def test_user_text_cannot_ping_anyone(slack: SlackSender, emulator: SlackEmulator) -> None:
+    slack.event(mention("<!channel> <!here> <@U0002> <!subteam^S123> qwen2.5-3b &lt;!here&gt;"))
+    (call,) = emulator.wait_for("chat.postMessage")
+    posted = json.dumps(call.params, ensure_ascii=False)
+    for ping in ("<!channel>", "<!here>", "<@U0002>", "<!subteam"):
+        assert ping not in posted
+    assert "qwen2.5-3b" in call.params["text"]
+
+
+def test_slash_command_answers_privately_with_a_share_button(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    assert slack.command("llama3.1-70b full", emulator.response_url()).status == 200
+    (call,) = emulator.wait_for("chat.postEphemeral")
+    p = call.params
+    assert (p["channel"], p["user"]) == ("C0001", "U0001")
+    assert_valid_message(p)
+    assert "32 cards, 4 nodes" in p["text"] and "64 cards, 8 nodes" in p["text"]
+    share = [e for b in p["blocks"] if b["type"] == "actions" for e in b["elements"]
+             if e["action_id"] == SHARE_ACTION]
+    assert len(share) == 1
+    assert FollowUp.decode(share[0]["value"]).model == "llama3.1-70b"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["", "help", "  "])
+def test_slash_command_alone_shows_usage(slack: SlackSender, emulator: SlackEmulator,
+                                         text: str) -> None:
+    slack.command(text, emulator.response_url())
+    (call,) = emulator.wait_for("chat.postEphemeral")
+    assert "Ask me how many Ascend NPUs" in call.params["text"]
+
+
+def test_slash_command_falls_back_to_the_response_url(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": "channel_not_found"}))
+    url = emulator.response_url("private")
+    slack.command("qwen3-32b lora 8k", url)
+    (call,) = emulator.wait_for("response")
+    assert call.params["_url"].endswith("/private")
+    assert call.params["response_type"] == "ephemeral"
+    assert "16 cards, 2 nodes" in call.params["text"]
+
+
+def _buttons(params: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for b in params["blocks"] if b["type"] == "actions" for e in b["elements"]
+            if e["action_id"].startswith(PICK_ACTION)]
+
+
+def test_choice_button_updates_the_message_keeping_strategy_and_length(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    slack.event(mention("qwen 7b lora 8k"))
+    (asked,) = emulator.wait_for("chat.postMessage")
+    buttons = _buttons(asked.params)
+    assert [b["text"]["text"] for b in buttons] == ["Qwen2-7B", "Qwen2.5-7B"]
+    pick = buttons[1]
+    slack.action(block_action(pick["value"], pick["action_id"], emulator.response_url(),
+                              ephemeral=False, message_ts="1700000000.000123"))
+    (update,) = emulator.wait_for("chat.update")
+    p = update.params
+    assert (p["channel"], p["ts"]) == ("C0001", "1700000000.000123")
+    assert "LoRA · seq 8192" in p["text"] and "full-parameter" not in p["text"]
+    assert "LLaMA-Factory: Snt9B 1 card, 1 node | Snt9B23 2 DIE (1 card), 1 node" in p["text"]
+    assert_valid_message(p)
+
+
+def test_choice_button_on_a_private_answer_replaces_it(slack: SlackSender,
+                                                       emulator: SlackEmulator) -> None:
+    slack.command("qwen2.5-3b full", emulator.response_url())
+    (asked,) = emulator.wait_for("chat.postEphemeral")
+    pick = _buttons(asked.params)[0]
+    url = emulator.response_url("ephemeral-pick")
+    slack.action(block_action(pick["value"], pick["action_id"], url, ephemeral=True))
+    (call,) = emulator.wait_for("response")
+    assert call.params["replace_original"] is True
+    assert call.params["_url"].endswith("/ephemeral-pick")
+    assert "full-parameter" in call.params["text"] and "LoRA" not in call.params["text"]
+
+
+def test_share_button_posts_the_answer_to_the_channel(slack: SlackSender,
+                                                      emulator: SlackEmulator) -> None:
+    slack.command("gemma3-27b full 8k", emulator.response_url())
+    (asked,) = emulator.wait_for("chat.postEphemeral")
+    share = next(e for b in asked.params["blocks"] if b["type"] == "actions"
+                 for e in b["elements"] if e["action_id"] == SHARE_ACTION)
+    slack.action(block_action(share["value"], SHARE_ACTION, emulator.response_url("share"),
+                              ephemeral=True))
+    (posted,) = emulator.wait_for("chat.postMessage")
+    assert posted.params["channel"] == "C0001"
+    assert "48 cards, 6 nodes" in posted.params["text"]
+    assert SHARE_ACTION not in json.dumps(posted.params["blocks"])
+    (cleanup,) = emulator.wait_for("response")
+    assert cleanup.params == {"delete_original": True, "_url": "/response/share"}
+
+
+def test_forged_button_value_is_ignored(slack: SlackSender, emulator: SlackEmulator) -> None:
+    reply = slack.action(block_action("not json", f"{PICK_ACTION}_0", emulator.response_url(),
+                                      ephemeral=False))
+    assert reply.status == 200
+    settle(emulator)
+    assert emulator.replies() == []
+
+
+def test_app_home_shows_the_whole_table(slack: SlackSender, emulator: SlackEmulator) -> None:
+    slack.event({"type": "app_home_opened", "user": "U0001", "channel": "D0001", "tab": "home",
+                 "event_ts": new_ts()})
+    (call,) = emulator.wait_for("views.publish")
+    assert call.params["user_id"] == "U0001"
+    view = call.params["view"]
+    assert view["type"] == "home" and len(view["blocks"]) <= 100
+    text = json.dumps(view["blocks"], ensure_ascii=False)
+    assert "qwen3_moe-235B_A22B" in text and "full 4096: MindSpeed-LLM 256/256" in text
+
+
+def test_messages_tab_opened_publishes_nothing(slack: SlackSender,
+                                               emulator: SlackEmulator) -> None:
+    slack.event({"type": "app_home_opened", "user": "U0001", "channel": "D0001",
+                 "tab": "messages", "event_ts": new_ts()})
+    settle(emulator)
+    assert emulator.of("views.publish") == []
+
+
+@pytest.mark.parametrize("how", ["unsigned", "wrong-signature", "stale", "wrong-secret"])
+def test_unverified_requests_get_401_and_post_nothing(slack: SlackSender,
+                                                      emulator: SlackEmulator,
+                                                      how: str) -> None:
+    event = json.dumps({"type": "event_callback", "event_id": "EvBad",
+                        "event": mention("qwen2.5-7b")})
+    if how == "unsigned":
+        reply = slack.post(event, "application/json", sign=False)
+    elif how == "wrong-signature":
+        reply = slack.post(event, "application/json", signature="v0=" + "0" * 64)
+    elif how == "stale":
+        reply = slack.post(event, "application/json", timestamp=int(time.time()) - 301)
+    else:
+        other = SlackSender(slack.url.removesuffix("/slack/events"), "not-the-secret")
+        reply = other.post(event, "application/json")
+    assert reply.status == 401
+    settle(emulator)
+    assert emulator.replies() == []
+
+
+def test_tokens_never_reach_the_log(bot: Bot) -> None:
+    log = bot.log_text()
+    assert "HTTP mode" in log  # the log is being written at all
+    for secret in (BOT_TOKEN, SIGNING_SECRET, "FAKEBOTTOKEN"):
+        assert secret not in log
+
+
+def test_started_under_gunicorn(bot: Bot) -> None:
+    assert "gunicorn" in bot.log_text().lower()
+
+
