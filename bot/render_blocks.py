@@ -130,7 +130,7 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
         blocks.append(context([t(lang, "blocks.source",
                                  date=knowledge.table.source.date.isoformat(),
                                  key=code(info.key))], lim))
-        # The longest model has 8 entries; room stays for the notes and buttons.
+        # A model has at most 4 entries (2 strategies x 2 lengths): far below the block limit.
         blocks += [_entry_block(knowledge, answer, e, lim) for e in answer.rows]
         blocks += _notes(knowledge, answer, lim)
     elif answer.intent == "ambiguous":

@@ -17,8 +17,9 @@ SURFACES = (mentions, direct_messages, commands, actions, home)
 log = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings, engine: Engine | None = None) -> App:
+def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto") -> App:
     engine = engine or Engine()
+    socket = settings.mode(mode) == "socket"
     client = WebClient(token=settings.slack_bot_token.get_secret_value(),
                        base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
                        retry_handlers=retry_handlers())
@@ -26,7 +27,7 @@ def create_app(settings: Settings, engine: Engine | None = None) -> App:
     app = App(client=client,
               signing_secret=secret.get_secret_value() if secret else "",
               # Socket Mode messages are not signed; HTTP requests always are checked.
-              request_verification_enabled=not settings.socket_mode,
+              request_verification_enabled=not socket,
               logger=logging.getLogger("mincards.bolt"))
     for surface in SURFACES:
         surface.register(app, engine)

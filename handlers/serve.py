@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.engine import Engine
 from handlers.logs import configure_logging
-from handlers.settings import Settings, SettingsError, load_settings
+from handlers.settings import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def _http(settings: Settings, engine: Engine) -> int:
 
         def load(self) -> Any:
             # Built in each worker after the fork: its own Bolt app, client and thread pool.
-            return create_wsgi(create_app(settings, engine))
+            return create_wsgi(create_app(settings, engine, mode="http"))
 
     log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz)", settings.host,
              settings.port)
@@ -44,7 +44,7 @@ def _socket(settings: Settings, engine: Engine) -> int:
 
     from handlers.app import create_app
 
-    app = create_app(settings, engine)
+    app = create_app(settings, engine, mode="socket")
     token = settings.slack_app_token
     assert token is not None  # socket_mode implies it
     log.info("Socket Mode")
@@ -52,11 +52,9 @@ def _socket(settings: Settings, engine: Engine) -> int:
     return 0
 
 
-def serve(mode: str = "auto") -> int:
+def serve(requested: str = "auto") -> int:
     settings = load_settings()
+    mode = settings.mode(requested)
     configure_logging(settings.log_level, settings.secrets())
-    if mode == "socket" and not settings.socket_mode:
-        raise SettingsError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token)")
     engine = Engine()  # loads and checks the data before anything listens
-    socket = settings.socket_mode if mode == "auto" else mode == "socket"
-    return _socket(settings, engine) if socket else _http(settings, engine)
+    return _socket(settings, engine) if mode == "socket" else _http(settings, engine)

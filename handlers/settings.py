@@ -67,6 +67,17 @@ class Settings(BaseModel):
     def socket_mode(self) -> bool:
         return self.slack_app_token is not None
 
+    def mode(self, requested: str = "auto") -> Literal["http", "socket"]:
+        """The mode to run in; HTTP mode always has a signing secret to verify requests with."""
+        if requested == "socket" or (requested == "auto" and self.socket_mode):
+            if not self.socket_mode:
+                raise SettingsError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token)")
+            return "socket"
+        if self.slack_signing_secret is None:
+            raise SettingsError("SLACK_SIGNING_SECRET is not set (HTTP mode needs it to verify "
+                                "requests; set SLACK_APP_TOKEN instead for Socket Mode)")
+        return "http"
+
     def secrets(self) -> list[str]:
         """Every secret value, so logs can be scrubbed of them."""
         return [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
@@ -92,7 +103,5 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None
             else:
                 problems.append(f"{name}: {err['msg'].removeprefix('Value error, ')}")
         raise SettingsError("; ".join(problems) + " (see .env.example)") from None
-    if not settings.socket_mode and settings.slack_signing_secret is None:
-        raise SettingsError("SLACK_SIGNING_SECRET is not set (HTTP mode needs it to verify "
-                            "requests; set SLACK_APP_TOKEN instead for Socket Mode)")
+    settings.mode()  # fails early, naming what the default mode is missing
     return settings

@@ -1,0 +1,63 @@
+"""The Slack app manifests ask for exactly what the code uses: scopes, events, command, modes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from handlers import commands
+from handlers.app import SURFACES
+from handlers.settings import Settings
+from tests.conftest import ROOT
+
+MANIFESTS = {"socket": ROOT / "manifest.json", "http": ROOT / "manifest.http.json"}
+
+
+def load(mode: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(MANIFESTS[mode].read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("mode", MANIFESTS)
+def test_scopes_events_and_command_match_the_code(mode: str) -> None:
+    manifest = load(mode)
+    events = {e for s in SURFACES for e in getattr(s, "EVENTS", ())}
+    scopes = {sc for s in SURFACES for sc in getattr(s, "SCOPES", ())}
+    assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == events
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) == scopes
+    (command,) = manifest["features"]["slash_commands"]
+    assert command["command"] == commands.COMMAND
+    assert manifest["settings"]["interactivity"]["is_enabled"] is True
+    home = manifest["features"]["app_home"]
+    assert home["home_tab_enabled"] and home["messages_tab_enabled"]
+    assert home["messages_tab_read_only_enabled"] is False
+
+
+def test_socket_manifest_uses_socket_mode_and_no_urls() -> None:
+    manifest = load("socket")
+    assert manifest["settings"]["socket_mode_enabled"] is True
+    assert "request_url" not in json.dumps(manifest) and '"url"' not in json.dumps(manifest)
+
+
+def test_http_manifest_points_everything_at_the_events_path() -> None:
+    manifest = load("http")
+    assert manifest["settings"]["socket_mode_enabled"] is False
+    urls = [manifest["settings"]["event_subscriptions"]["request_url"],
+            manifest["settings"]["interactivity"]["request_url"],
+            manifest["features"]["slash_commands"][0]["url"]]
+    assert all(u.endswith("/slack/events") for u in urls)
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^([A-Z_]+)=", text, re.MULTILINE))
+    aliases = {f.alias for f in Settings.model_fields.values()}
+    assert listed == aliases
+
+
+def test_procfile_has_web_and_worker() -> None:
+    lines = dict(line.split(": ", 1) for line in
+                 Path(ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line)
+    assert lines == {"web": "mincards serve --mode http", "worker": "mincards serve --mode socket"}

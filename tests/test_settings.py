@@ -1,0 +1,84 @@
+"""Settings: validated once, a clear message naming the variable, never its value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from handlers.logs import RedactSecrets
+from handlers.settings import SettingsError, load_settings
+
+GOOD = {"SLACK_BOT_TOKEN": "xoxb-1-secretvalue", "SLACK_SIGNING_SECRET": "shh-secret"}
+
+
+def test_defaults() -> None:
+    s = load_settings(GOOD, env_file=None)
+    assert s.port == 3000 and s.slack_api_url == "https://slack.com/api/"
+    assert not s.socket_mode and s.log_level == "INFO"
+
+
+@pytest.mark.parametrize(("env", "names"), [
+    ({}, "SLACK_BOT_TOKEN is not set"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_SIGNING_SECRET is not set"),
+    ({**GOOD, "SLACK_BOT_TOKEN": "xoxp-user-token"}, "SLACK_BOT_TOKEN must start with 'xoxb-'"),
+    ({**GOOD, "SLACK_APP_TOKEN": "xoxb-wrong"}, "SLACK_APP_TOKEN must start with 'xapp-'"),
+    ({**GOOD, "PORT": "99999"}, "PORT"),
+    ({**GOOD, "PORT": "http"}, "PORT"),
+    ({**GOOD, "SLACK_API_URL": "slack.com/api"}, "SLACK_API_URL must be an http(s) URL"),
+    ({**GOOD, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+])
+def test_bad_settings_name_the_variable(env: dict[str, str], names: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env, env_file=None)
+    message = str(caught.value)
+    assert names in message
+    assert "secretvalue" not in message and "shh-secret" not in message
+
+
+def test_socket_mode_needs_no_signing_secret() -> None:
+    s = load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}, env_file=None)
+    assert s.socket_mode
+
+
+def test_http_mode_always_needs_the_signing_secret() -> None:
+    s = load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}, env_file=None)
+    assert s.mode() == "socket"
+    with pytest.raises(SettingsError, match="SLACK_SIGNING_SECRET is not set"):
+        s.mode("http")
+
+
+def test_socket_mode_needs_the_app_token() -> None:
+    with pytest.raises(SettingsError, match="SLACK_APP_TOKEN"):
+        load_settings(GOOD, env_file=None).mode("socket")
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("SLACK_BOT_TOKEN=xoxb-from-file\nSLACK_SIGNING_SECRET=file\nPORT=4000\n",
+                        encoding="utf-8")
+    s = load_settings({"PORT": "5000"}, env_file=str(env_file))
+    assert s.slack_bot_token.get_secret_value() == "xoxb-from-file" and s.port == 5000
+
+
+def test_settings_repr_hides_secrets() -> None:
+    s = load_settings(GOOD, env_file=None)
+    assert "secretvalue" not in repr(s) and "shh-secret" not in repr(s)
+
+
+def test_log_filter_scrubs_secrets_and_token_shapes() -> None:
+    f = RedactSecrets(["shh-secret"])
+    assert f.scrub("sig shh-secret tok xoxb-123-abc app xapp-1-A-x") == \
+        "sig [redacted] tok [redacted] app [redacted]"
+
+
+def test_serve_with_bad_settings_exits_with_the_message(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    result = subprocess.run([str(Path(sys.executable).with_name("mincards")), "serve"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert result.returncode == 2
+    assert "SLACK_BOT_TOKEN is not set" in result.stderr and "Traceback" not in result.stderr
