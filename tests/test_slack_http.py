@@ -279,3 +279,22 @@ def test_started_under_gunicorn(bot: Bot) -> None:
     assert "gunicorn" in bot.log_text().lower()
 
 
+
+
+def test_rate_limited_reply_is_posted_once_after_retry_after(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postMessage", Fault(status=429, body={"ok": False, "error": "ratelimited"},
+                                            headers={"Retry-After": "1"}))
+    slack.event(mention("qwen2.5-14b lora 4k"))
+    first, second = emulator.wait_for("chat.postMessage", count=2)
+    assert second.at - first.at >= 0.9  # waited as Slack asked
+    settle(emulator)
+    assert len(emulator.of("chat.postMessage")) == 2  # one refused, one delivered: no double
+    assert "Qwen2.5-14B" in second.params["text"]
+
+
+def test_server_error_is_retried(slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postMessage", Fault(status=503, body={"ok": False, "error": "fatal"}))
+    slack.event(mention("qwen2.5-14b full 8k"))
+    calls = emulator.wait_for("chat.postMessage", count=2)
+    assert calls[0].params == calls[1].params
