@@ -39,12 +39,16 @@ def register(app: App, engine: Engine) -> None:
         ephemeral = bool(container.get("is_ephemeral"))
         payload = message(engine.knowledge, answer, question=follow.text or follow.model or "",
                           shareable=ephemeral and answer.intent != "help")
-        if ephemeral or not container.get("message_ts"):
-            # An ephemeral message can only be replaced through its response URL.
-            post_to_response_url(body["response_url"], {"replace_original": True, **payload})
+        channel, ts = container.get("channel_id"), container.get("message_ts")
+        if not ephemeral and channel and ts:
+            client.chat_update(channel=channel, ts=ts, **payload)
             return
-        client.chat_update(channel=container["channel_id"], ts=container["message_ts"],
-                           **payload)
+        # An ephemeral message can only be replaced through its response URL.
+        url = body.get("response_url")
+        if isinstance(url, str) and url:
+            post_to_response_url(url, {"replace_original": True, **payload})
+        else:
+            log.warning("button click without a message or response URL; nowhere to reply")
 
     @app.action(SHARE_ACTION)
     def share_answer(ack: Ack, body: dict[str, Any], action: dict[str, Any],
@@ -58,6 +62,9 @@ def register(app: App, engine: Engine) -> None:
         channel = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get(
             "channel_id")
         url = body.get("response_url")
+        if not channel:
+            log.warning("share click without a channel; nowhere to post")
+            return
         try:
             client.chat_postMessage(channel=channel, **payload)
         except SlackApiError as exc:

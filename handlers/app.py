@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 from bot.engine import Engine
 from handlers import actions, commands, direct_messages, home, mentions
+from handlers.dedupe import SeenEvents, dedupe_middleware
 from handlers.replies import TIMEOUT_SECONDS, retry_handlers
 from handlers.settings import Settings
 
@@ -29,13 +32,27 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
               # Socket Mode messages are not signed; HTTP requests always are checked.
               request_verification_enabled=not socket,
               logger=logging.getLogger("mincards.bolt"))
+    app.use(dedupe_middleware(SeenEvents()))
     for surface in SURFACES:
         surface.register(app, engine)
+
+    @app.event(re.compile(r".*"))
+    def ignore_other_events(event: dict[str, Any]) -> None:
+        # Registered last: any event no surface answers is acknowledged quietly, so that Slack
+        # does not redeliver it or count it against the app.
+        log.debug("no listener for event %.40s", event.get("type"))
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> None:
         kind = body.get("type") or body.get("command") or "request"
         event = (body.get("event") or {}).get("type", "")
+        if isinstance(error, SlackApiError):
+            response = error.response
+            log.error("Slack refused %s while handling %s %s: %s (HTTP %s)",
+                      getattr(response, "api_url", "a call"), kind, event,
+                      response.get("error") if hasattr(response, "get") else "?",
+                      getattr(response, "status_code", "?"))
+            return
         log.error("failed to handle %s %s", kind, event, exc_info=error)
 
     return app

@@ -23,17 +23,24 @@ def register(app: App, engine: Engine) -> None:
     @app.command(COMMAND)
     def answer_command(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
         ack()
-        question = from_slack(str(command.get("text", "")))
+        question = from_slack(str(command.get("text") or ""))
         answer = engine.ask(question)
         payload = message(engine.knowledge, answer, question=question,
                           shareable=answer.intent != "help")
-        try:
-            client.chat_postEphemeral(channel=command["channel_id"], user=command["user_id"],
-                                      **payload)
-        except SlackApiError as exc:
-            # Private channels and DMs the bot is not in refuse chat.postEphemeral; the
-            # command's response URL reaches the person anywhere.
-            log.warning("chat.postEphemeral failed (%s); replying through the response URL",
-                        exc.response.get("error"))
-            post_to_response_url(command["response_url"], {"response_type": "ephemeral",
-                                                            **payload})
+        channel, user = command.get("channel_id"), command.get("user_id")
+        response_url = command.get("response_url")
+        if channel and user:
+            try:
+                client.chat_postEphemeral(channel=channel, user=user, **payload)
+                return
+            except SlackApiError as exc:
+                # Private channels and DMs the bot is not in refuse chat.postEphemeral; the
+                # command's response URL reaches the person anywhere.
+                log.warning("chat.postEphemeral failed (%s); replying through the response URL",
+                            exc.response.get("error"))
+            except Exception:  # Slack down after retries: still try the response URL
+                log.exception("chat.postEphemeral failed; replying through the response URL")
+        if isinstance(response_url, str) and response_url:
+            post_to_response_url(response_url, {"response_type": "ephemeral", **payload})
+        else:
+            log.warning("/mincards without a channel, user or response URL; nowhere to reply")

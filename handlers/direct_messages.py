@@ -25,8 +25,12 @@ def register(app: App, engine: Engine) -> None:
             return
         if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
             return
-        question = from_slack(str(event.get("text", "")), context.bot_user_id)
+        channel = event.get("channel")
+        if not isinstance(channel, str) or not channel:
+            return
+        question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         answer = engine.ask(question)
-        thread = {"thread_ts": event["thread_ts"]} if event.get("thread_ts") else {}
-        client.chat_postMessage(channel=event["channel"], **thread,
+        thread_ts = event.get("thread_ts")
+        thread = {"thread_ts": thread_ts} if isinstance(thread_ts, str) and thread_ts else {}
+        client.chat_postMessage(channel=channel, **thread,
                                 **message(engine.knowledge, answer, question=question))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt import App, BoltContext
@@ -13,15 +14,19 @@ from bot.slack_text import from_slack
 
 EVENTS = ("app_mention",)
 SCOPES = ("app_mentions:read", "chat:write")
+log = logging.getLogger(__name__)
 
 
 def register(app: App, engine: Engine) -> None:
     @app.event("app_mention")
     def answer_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-        channel = str(event.get("channel", ""))
+        channel, ts = event.get("channel"), event.get("thread_ts") or event.get("ts")
+        if not isinstance(channel, str) or not channel or not isinstance(ts, str):
+            log.warning("app_mention without a channel or ts; nowhere to reply")
+            return
         if channel.startswith("D"):
             return  # a DM is answered by the direct-message listener, exactly once
-        question = from_slack(str(event.get("text", "")), context.bot_user_id)
+        question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         answer = engine.ask(question)
-        client.chat_postMessage(channel=channel, thread_ts=event.get("thread_ts") or event["ts"],
+        client.chat_postMessage(channel=channel, thread_ts=ts,
                                 **message(engine.knowledge, answer, question=question))

@@ -31,7 +31,10 @@ def _http(settings: Settings, engine: Engine) -> int:
 
         def load(self) -> Any:
             # Built in each worker after the fork: its own Bolt app, client and thread pool.
-            return create_wsgi(create_app(settings, engine, mode="http"))
+            secret = settings.slack_signing_secret
+            assert secret is not None  # settings.mode("http") guarantees it
+            return create_wsgi(create_app(settings, engine, mode="http"),
+                               secret.get_secret_value())
 
     log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz)", settings.host,
              settings.port)
