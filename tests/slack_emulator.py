@@ -37,6 +37,7 @@ class Fault:
     body: dict[str, Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False
+    delay: float = 0.0
     times: int = 1
 
 
@@ -162,6 +163,8 @@ class SlackEmulator:
                         if fault.times <= 0:
                             faults.pop(0)
                     emulator.calls.append(Call(method, params, headers))
+                if fault and fault.delay:
+                    time.sleep(fault.delay)
                 if fault and fault.drop:
                     self.close_connection = True
                     self.connection.close()
@@ -205,6 +208,21 @@ class SlackEmulator:
             with self.lock:
                 if conn in self.ws_connections:
                     self.ws_connections.remove(conn)
+
+    def drop_sockets(self) -> None:
+        """Close every Socket Mode connection from Slack's side, as Slack does on a bad day."""
+        with self.lock:
+            conns = list(self.ws_connections)
+        for conn in conns:
+            conn.close()
+
+    def to_channel(self, channel: str) -> list[Call]:
+        """Replies that landed in one channel (posts, updates, ephemerals)."""
+        return [c for c in self.replies() if c.params.get("channel") == channel]
+
+    def wait_for_channel(self, channel: str, timeout: float = 10.0) -> list[Call]:
+        return wait_until(lambda: self.to_channel(channel), timeout,
+                          f"no reply in {channel}")
 
     def wait_for_socket(self, timeout: float = 15.0) -> ServerConnection:
         return wait_until(lambda: self.ws_connections[-1] if self.ws_connections else None,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from tests.bot_process import APP_TOKEN, BOT_TOKEN, Bot, running_bot
-from tests.slack_emulator import SlackEmulator
+from tests.slack_emulator import SlackEmulator, wait_until
 from tests.slack_sender import event_callback, mention
 
 
@@ -46,3 +47,30 @@ def test_no_token_in_the_socket_mode_log(bot: Bot) -> None:
     assert "Socket Mode" in log
     for secret in (APP_TOKEN, BOT_TOKEN, "FAKEAPPTOKEN", "FAKEBOTTOKEN"):
         assert secret not in log
+
+
+def test_reconnects_after_slack_drops_the_socket(bot: Bot, emulator: SlackEmulator) -> None:
+    opened = len(emulator.of("apps.connections.open"))
+    old = emulator.wait_for_socket()
+    emulator.drop_sockets()
+    # A new URL is asked for and a new connection made, then events flow again.
+    emulator.wait_for("apps.connections.open", count=opened + 1, timeout=30)
+    new = wait_until(lambda: next((c for c in emulator.ws_connections if c is not old), None),
+                     30, "no new Socket Mode connection")
+    assert new is not old
+    emulator.calls.clear()
+    event = mention("deepseek r1 lora")
+    emulator.send_socket_event(event_callback(event))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert "DeepSeek" in call.params["text"] and "64 cards, 8 nodes" in call.params["text"]
+
+
+def test_redelivered_event_over_the_socket_is_answered_once(bot: Bot,
+                                                            emulator: SlackEmulator) -> None:
+    emulator.calls.clear()
+    body = event_callback(mention("gemma3-27b lora"))
+    emulator.send_socket_event(body)
+    emulator.send_socket_event(body)  # Slack's retry: a new envelope, the same event_id
+    emulator.wait_for("chat.postMessage")
+    time.sleep(0.5)
+    assert len(emulator.of("chat.postMessage")) == 1

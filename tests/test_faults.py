@@ -1,0 +1,165 @@
+"""Slack's bad days: rate limits, server errors, dropped connections, refusals, redeliveries."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
+from tests.bot_process import SIGNING_SECRET, Bot, running_bot
+from tests.slack_emulator import Fault, SlackEmulator
+from tests.slack_sender import SlackSender, event_callback, mention
+
+
+@pytest.fixture(scope="module")
+def emulator() -> Iterator[SlackEmulator]:
+    with SlackEmulator() as emu:
+        yield emu
+
+
+@pytest.fixture(scope="module")
+def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    with running_bot(emulator, tmp_path_factory.mktemp("faults")) as running:
+        yield running
+
+
+@pytest.fixture()
+def slack(bot: Bot, emulator: SlackEmulator) -> SlackSender:
+    emulator.reset()
+    return SlackSender(bot.base_url, SIGNING_SECRET)
+
+
+class LogTail:
+    """The bot's log from now on."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.start = len(bot.log_text())
+
+    def text(self) -> str:
+        return self.bot.log_text()[self.start:]
+
+    def wait_for(self, needle: str, timeout: float = 10) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if needle in self.text():
+                return self.text()
+            time.sleep(0.05)
+        raise AssertionError(f"{needle!r} not logged; log:\n{self.text()[-3000:]}")
+
+
+def still_serving(slack: SlackSender, emulator: SlackEmulator) -> None:
+    """The next question is answered, whatever happened before."""
+    emulator.reset()
+    slack.event(mention("glm4-9b lora 4k", channel="CNEXT"))
+    (call,) = emulator.wait_for("chat.postMessage")
+    assert call.params["channel"] == "CNEXT" and "GLM-4-9B" in call.params["text"]
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_server_errors_are_retried_boundedly_then_logged(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator, status: int) -> None:
+    log = LogTail(bot)
+    emulator.fail("chat.postMessage", Fault(status=status, body={"ok": False, "error": "fatal"},
+                                            times=100))
+    slack.event(mention("qwen2.5-7b lora"))
+    text = log.wait_for("Slack refused", timeout=20)
+    assert f"HTTP {status}" in text
+    assert len(emulator.of("chat.postMessage")) == 1 + SERVER_ERROR_RETRIES
+    still_serving(slack, emulator)
+
+
+def test_a_dropped_connection_is_retried_and_delivered_once(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postMessage", Fault(drop=True))
+    slack.event(mention("qwen2.5-32b full 8k"))
+    calls = emulator.wait_for("chat.postMessage", count=2)
+    time.sleep(0.5)
+    assert len(emulator.of("chat.postMessage")) == 2
+    assert calls[0].params == calls[1].params
+
+
+def test_slack_staying_unreachable_is_logged_with_its_cause(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    log = LogTail(bot)
+    emulator.fail("chat.postMessage", Fault(drop=True, times=100))
+    slack.event(mention("qwen2.5-32b lora"))
+    text = log.wait_for("failed to handle event_callback app_mention", timeout=20)
+    assert "RemoteDisconnected" in text or "ConnectionResetError" in text or "URLError" in text
+    assert len(emulator.of("chat.postMessage")) == 1 + CONNECTION_RETRIES
+    still_serving(slack, emulator)
+
+
+@pytest.mark.parametrize("error", ["channel_not_found", "not_in_channel", "invalid_auth"])
+def test_refusals_are_logged_clearly_and_not_retried(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator, error: str) -> None:
+    log = LogTail(bot)
+    emulator.fail("chat.postMessage", Fault(body={"ok": False, "error": error}))
+    slack.event(mention("qwen3-14b lora"))
+    text = log.wait_for("Slack refused")
+    assert "chat.postMessage" in text and error in text
+    assert len(emulator.of("chat.postMessage")) == 1
+    still_serving(slack, emulator)
+
+
+@pytest.mark.parametrize("error", ["channel_not_found", "not_in_channel", "invalid_auth"])
+def test_slash_command_still_answers_through_the_response_url(
+        slack: SlackSender, emulator: SlackEmulator, error: str) -> None:
+    emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": error}))
+    slack.command("internvl2.5-38b lora", emulator.response_url("fallback"))
+    (call,) = emulator.wait_for("response")
+    assert call.params["response_type"] == "ephemeral"
+    assert "InternVL2.5-38B" in call.params["text"]
+
+
+def test_slash_command_answers_through_the_response_url_when_slack_is_down(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postEphemeral", Fault(status=503, body={"ok": False}, times=100))
+    slack.command("internvl2.5-8b", emulator.response_url("down"))
+    (call,) = emulator.wait_for("response", timeout=20)
+    assert "InternVL2.5-8B" in call.params["text"]
+
+
+def test_rate_limited_response_url_waits_and_lands_once(slack: SlackSender,
+                                                        emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": "not_in_channel"}))
+    emulator.fail("response", Fault(status=429, headers={"Retry-After": "1"}))
+    slack.command("qwen2-72b lora", emulator.response_url("limited"))
+    first, second = emulator.wait_for("response", count=2)
+    assert second.at - first.at >= 0.9
+    time.sleep(0.5)
+    assert len(emulator.of("response")) == 2
+
+
+def test_redelivery_after_a_slow_answer_gets_no_second_reply(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.fail("chat.postMessage", Fault(delay=2.0))
+    body = event_callback(mention("qwen2.5-72b lora 8k"))
+    assert slack.post(json.dumps(body), "application/json").status == 200
+    time.sleep(0.3)  # the first answer is still on its way when Slack gives up waiting
+    retry = slack.post(json.dumps(body), "application/json",
+                       headers={"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
+    assert retry.status == 200
+    emulator.wait_for("chat.postMessage")
+    time.sleep(2.5)
+    assert len(emulator.of("chat.postMessage")) == 1
+
+
+def test_same_event_id_twice_gets_one_reply(slack: SlackSender,
+                                            emulator: SlackEmulator) -> None:
+    body = json.dumps(event_callback(mention("qwen3-4b")))
+    assert slack.post(body, "application/json").status == 200
+    assert slack.post(body, "application/json").status == 200
+    emulator.wait_for("chat.postMessage")
+    time.sleep(0.5)
+    assert len(emulator.of("chat.postMessage")) == 1
+
+
+def test_different_events_are_each_answered(slack: SlackSender,
+                                            emulator: SlackEmulator) -> None:
+    for i in range(5):
+        slack.event(mention("qwen3-4b", channel=f"CD{i}"))
+    emulator.wait_for("chat.postMessage", count=5)
