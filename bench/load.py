@@ -49,14 +49,16 @@ class Sent:
     status: int = 0
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children (gunicorn's master and workers)."""
-    total = 0
-    pids = [pid]
+def process_tree(pid: int) -> list[int]:
+    """A process and its children (gunicorn's master and workers)."""
     children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    for p in pids:
+    return [pid, *(int(p) for p in children.read_text().split())] if children.exists() else [pid]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children."""
+    total = 0
+    for p in process_tree(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -69,11 +71,7 @@ def rss_mb(pid: int) -> float:
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process and its children so far."""
     ticks = 0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    for p in pids:
+    for p in process_tree(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             ticks += int(fields[11]) + int(fields[12])  # utime, stime

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bot.datafiles import read_toml, validation_error
 from bot.errors import DataError
 from bot.sizes import normalize_size, normalize_version
 
@@ -57,18 +57,13 @@ class Catalogue(BaseModel):
 
 
 def load_catalogue(path: Path) -> Catalogue:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(path, f"cannot read: {exc}") from None
+    raw = read_toml(path)
     models: dict[str, ModelInfo] = {}
     for key, fields in (raw.get("models") or {}).items():
         try:
             models[key] = ModelInfo.model_validate({"key": key, **fields})
         except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            raise DataError(path, f"model {key!r}: {err['msg']}", field=field) from None
+            raise validation_error(path, exc, prefix=f"model {key!r}: ") from None
     if not models:
         raise DataError(path, "no [models.\"...\"] entries")
     return Catalogue(models=models)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, PositiveInt
 
+from bot.datafiles import load_toml
 from bot.errors import DataError
 from bot.table import Flavour, Framework
 
@@ -42,15 +42,7 @@ class Hardware(BaseModel):
 
 
 def load_hardware(path: Path) -> Hardware:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(path, f"cannot read: {exc}") from None
-    try:
-        hardware = Hardware.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise DataError(path, err["msg"], field=".".join(str(p) for p in err["loc"])) from None
+    hardware = load_toml(path, Hardware)
     missing = {"snt9b", "snt9b23"} - set(hardware.flavours)
     missing |= {"mindspeed_llm", "llama_factory"} - set(hardware.frameworks)
     if missing:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, PositiveInt
 
-from bot.errors import DataError
+from bot.datafiles import load_toml
 from bot.knowledge import default_data_dir
 
 
@@ -29,13 +28,7 @@ class SlackLimits(BaseModel):
 
 
 def load_limits(path: Path) -> SlackLimits:
-    try:
-        return SlackLimits.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(path, f"cannot read: {exc}") from None
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise DataError(path, err["msg"], field=".".join(str(p) for p in err["loc"])) from None
+    return load_toml(path, SlackLimits)
 
 
 @cache

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, PositiveInt
 
-from bot.errors import DataError
+from bot.datafiles import load_toml
 from bot.table import Flavour, Framework, Strategy
 
 
@@ -80,15 +79,7 @@ class Vocabulary(BaseModel):
 
 
 def load_vocabulary(path: Path) -> Vocabulary:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(path, f"cannot read: {exc}") from None
-    try:
-        return Vocabulary.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise DataError(path, err["msg"], field=".".join(str(p) for p in err["loc"])) from None
+    return load_toml(path, Vocabulary)
 
 
 def _is_ascii(word: str) -> bool:

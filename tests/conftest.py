@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.engine import Engine
 from bot.knowledge import DATA_ENV, default_data_dir, load_knowledge
+from tests.bot_process import SIGNING_SECRET, Bot, running_bot
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -31,3 +35,26 @@ def data_copy(tmp_path: Path) -> Path:
     target = tmp_path / "data"
     shutil.copytree(default_data_dir(), target)
     return target
+
+
+# --- Slack end to end: one emulator and one bot process per test module -------------------
+
+
+@pytest.fixture(scope="module")
+def emulator() -> Iterator[SlackEmulator]:
+    with SlackEmulator() as emu:
+        yield emu
+
+
+@pytest.fixture(scope="module")
+def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    """`mincards serve` in HTTP mode; a module that wants Socket Mode overrides this."""
+    with running_bot(emulator, tmp_path_factory.mktemp("bot")) as running:
+        yield running
+
+
+@pytest.fixture()
+def slack(bot: Bot, emulator: SlackEmulator) -> SlackSender:
+    """Signed requests to the bot, with the emulator's record cleared first."""
+    emulator.reset()
+    return SlackSender(bot.base_url, SIGNING_SECRET)

@@ -4,32 +4,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
-from tests.bot_process import SIGNING_SECRET, Bot, running_bot
+from tests.bot_process import Bot
 from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
-
-
-@pytest.fixture(scope="module")
-def emulator() -> Iterator[SlackEmulator]:
-    with SlackEmulator() as emu:
-        yield emu
-
-
-@pytest.fixture(scope="module")
-def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
-    with running_bot(emulator, tmp_path_factory.mktemp("faults")) as running:
-        yield running
-
-
-@pytest.fixture()
-def slack(bot: Bot, emulator: SlackEmulator) -> SlackSender:
-    emulator.reset()
-    return SlackSender(bot.base_url, SIGNING_SECRET)
 
 
 class LogTail:

@@ -7,7 +7,6 @@ import http.client
 import itertools
 import json
 import time
-from collections.abc import Iterator
 from urllib.parse import urlencode, urlparse
 
 import pytest
@@ -15,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.blockkit import assert_valid_message
-from tests.bot_process import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, Bot, running_bot
+from tests.bot_process import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, Bot
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
 from tests.test_blocks import shown_text
@@ -24,26 +23,9 @@ PINGS = ("<!channel>", "<!here>", "<!everyone>", "<!subteam", "<@U", "<#C")
 
 
 @pytest.fixture(scope="module")
-def emulator() -> Iterator[SlackEmulator]:
-    with SlackEmulator() as emu:
-        yield emu
-
-
-@pytest.fixture(scope="module")
-def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
-    with running_bot(emulator, tmp_path_factory.mktemp("hostile")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def sender(bot: Bot) -> SlackSender:
+    """For the property test, which must not reset the emulator between its examples."""
     return SlackSender(bot.base_url, SIGNING_SECRET)
-
-
-@pytest.fixture()
-def slack(sender: SlackSender, emulator: SlackEmulator) -> SlackSender:
-    emulator.reset()
-    return sender
 
 
 JSON, FORM = "application/json", "application/x-www-form-urlencoded"

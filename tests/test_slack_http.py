@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,27 +12,9 @@ import pytest
 from bot.followup import FollowUp
 from bot.render_blocks import PICK_ACTION, SHARE_ACTION
 from tests.blockkit import assert_valid_message
-from tests.bot_process import BOT_TOKEN, SIGNING_SECRET, Bot, running_bot
+from tests.bot_process import BOT_TOKEN, SIGNING_SECRET, Bot
 from tests.slack_emulator import BOT_USER, Fault, SlackEmulator
 from tests.slack_sender import SlackSender, block_action, direct_message, mention, new_ts
-
-
-@pytest.fixture(scope="module")
-def emulator() -> Iterator[SlackEmulator]:
-    with SlackEmulator() as emu:
-        yield emu
-
-
-@pytest.fixture(scope="module")
-def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
-    with running_bot(emulator, tmp_path_factory.mktemp("bot")) as running:
-        yield running
-
-
-@pytest.fixture()
-def slack(bot: Bot, emulator: SlackEmulator) -> SlackSender:
-    emulator.reset()
-    return SlackSender(bot.base_url, SIGNING_SECRET)
 
 
 def fields_text(params: dict[str, Any]) -> str:

@@ -13,12 +13,6 @@ from tests.slack_sender import event_callback, mention
 
 
 @pytest.fixture(scope="module")
-def emulator() -> Iterator[SlackEmulator]:
-    with SlackEmulator() as emu:
-        yield emu
-
-
-@pytest.fixture(scope="module")
 def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
     with running_bot(emulator, tmp_path_factory.mktemp("socket"), socket_mode=True) as running:
         yield running
