@@ -229,7 +229,7 @@ class NameReader:
         token_parts = [[p for p in _PART_SPLIT.split(t) if p] for t in tokens]
         mentions: list[Mention] = []
         current: Mention | None = None
-        loose_sizes: list[tuple[str | None, str | None]] = []
+        loose: list[Mention] = []
         for index, parts in enumerate(token_parts):
             alias = self._aliases.get(self._alias_key(tokens[index]))
             if alias:
@@ -271,10 +271,10 @@ class NameReader:
                 current.words.extend(parts)
                 continue
             current = None
-            loose = self._loose_size(parts)
-            if loose:
-                loose_sizes.append(loose)
-        self._place_loose_sizes(mentions, loose_sizes)
+            found = self._loose(parts)
+            if found:
+                loose.append(found)
+        self._place_loose(mentions, loose)
         return mentions
 
     def _model_like(self, part: str) -> bool:
@@ -282,34 +282,33 @@ class NameReader:
                     or part in self._table_variants or part in self._distinct
                     or part in self._suffixes or self._is_suffix_typo(part))
 
-    def _loose_size(self, parts: list[str]) -> tuple[str | None, str | None] | None:
-        """A size standing apart from any family word ('72b', 'falcon-40b')."""
-        sizes = [normalize_size(p) for p in parts]
-        found = next((s for s in sizes if s), None)
+    def _loose(self, parts: list[str]) -> Mention | None:
+        """A size standing apart from any family word ('72b'), or another model's name with a
+        size ('foo-40b'); None when the token has no size at all."""
+        size = next((s for p in parts if (s := normalize_size(p))), None)
         active = next((normalize_size(m.group(1) + "b") for p in parts if (m := _ACTIVE.match(p))),
                       None)
-        if found is None and active is None:
+        if size is None and active is None:
             return None
         words = [m.group(1) for p in parts
                  if (m := _FAMILY_PART.match(p)) and not self._model_like(p)]
         if words:
-            return ("?" + words[0], None)  # some other model's name: 'falcon-40b'
-        return (found, active)
+            return Mention(other_family=words[0], words=[words[0]])
+        return Mention(size=size, active=active,
+                       words=[w for w in (size, f"a{active}" if active else None) if w])
 
     @staticmethod
-    def _place_loose_sizes(mentions: list[Mention],
-                           loose: list[tuple[str | None, str | None]]) -> None:
-        for size, active in loose:
-            if size and size.startswith("?"):
-                mentions.append(Mention(other_family=size[1:], words=[size[1:]]))
-                continue
-            target = next((m for m in mentions if m.size is None and m.family), None)
+    def _place_loose(mentions: list[Mention], loose: list[Mention]) -> None:
+        """A bare size belongs to the first family mention that has none ('qwen2.5 for 72b')."""
+        for found in loose:
+            target = None if found.other_family else next(
+                (m for m in mentions if m.size is None and m.family), None)
             if target is None:
-                target = Mention()
-                mentions.append(target)
-            target.size = target.size or size
-            target.active = target.active or active
-            target.words.extend(w for w in (size, f"a{active}" if active else None) if w)
+                mentions.append(found)
+                continue
+            target.size = target.size or found.size
+            target.active = target.active or found.active
+            target.words.extend(found.words)
 
     # --- matching ----------------------------------------------------------------------------
 
