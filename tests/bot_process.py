@@ -21,6 +21,7 @@ MINCARDS = Path(sys.executable).with_name("mincards")
 BOT_TOKEN = "xoxb-0000000000-FAKEBOTTOKEN-do-not-leak"
 APP_TOKEN = "xapp-1-A0001-FAKEAPPTOKEN-do-not-leak"
 SIGNING_SECRET = "fake-signing-secret-do-not-leak-8f14e45f"
+SECRETS = (BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, "FAKEBOTTOKEN", "FAKEAPPTOKEN", "do-not-leak")
 
 
 @dataclass

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -8,7 +9,7 @@ import pytest
 
 from bot.engine import Engine
 from bot.knowledge import DATA_ENV, default_data_dir, load_knowledge
-from tests.bot_process import SIGNING_SECRET, Bot, running_bot
+from tests.bot_process import SECRETS, SIGNING_SECRET, Bot, running_bot
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender
 
@@ -46,11 +47,23 @@ def emulator() -> Iterator[SlackEmulator]:
         yield emu
 
 
+def assert_no_secrets(bot: Bot, emulator: SlackEmulator) -> None:
+    """No token or signing secret in any log line or anything the bot sent Slack to show."""
+    log = bot.log_text()
+    shown = json.dumps([c.params for c in emulator.calls], ensure_ascii=False)
+    for secret in SECRETS:
+        assert secret not in log, "a secret reached the bot's log"
+        assert secret not in shown, "a secret reached a reply"
+
+
 @pytest.fixture(scope="module")
 def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
-    """`mincards serve` in HTTP mode; a module that wants Socket Mode overrides this."""
+    """`mincards serve` in HTTP mode; a module that wants Socket Mode overrides this.
+
+    After the module's tests, whatever they sent, its log and replies are swept for secrets."""
     with running_bot(emulator, tmp_path_factory.mktemp("bot")) as running:
         yield running
+    assert_no_secrets(running, emulator)
 
 
 @pytest.fixture()

@@ -82,3 +82,27 @@ def test_serve_with_bad_settings_exits_with_the_message(tmp_path: Path) -> None:
                             check=False)
     assert result.returncode == 2
     assert "SLACK_BOT_TOKEN is not set" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_secrets_sweep_catches_a_leak(tmp_path: Path) -> None:
+    import subprocess
+    from typing import ClassVar
+
+    from tests.bot_process import BOT_TOKEN, Bot
+    from tests.conftest import assert_no_secrets
+    from tests.slack_emulator import Call
+
+    log = tmp_path / "bot.log"
+    log.write_text(f"INFO posting with {BOT_TOKEN}\n", encoding="utf-8")
+
+    class Emu:
+        calls: ClassVar[list[Call]] = []
+
+    bot = Bot(process=subprocess.Popen(["true"]), base_url="http://127.0.0.1:1", log=log)
+    bot.process.wait()
+    with pytest.raises(AssertionError, match="log"):
+        assert_no_secrets(bot, Emu())  # type: ignore[arg-type]
+    log.write_text("clean\n", encoding="utf-8")
+    Emu.calls = [Call("chat.postMessage", {"text": f"token {BOT_TOKEN}"}, {})]
+    with pytest.raises(AssertionError, match="reply"):
+        assert_no_secrets(bot, Emu())  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.bot_process import APP_TOKEN, BOT_TOKEN, Bot, running_bot
+from tests.conftest import assert_no_secrets
 from tests.slack_emulator import SlackEmulator, wait_until
 from tests.slack_sender import event_callback, mention
 
@@ -16,6 +17,7 @@ from tests.slack_sender import event_callback, mention
 def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
     with running_bot(emulator, tmp_path_factory.mktemp("socket"), socket_mode=True) as running:
         yield running
+    assert_no_secrets(running, emulator)
 
 
 def test_connects_with_the_app_token(bot: Bot, emulator: SlackEmulator) -> None:
