@@ -29,6 +29,8 @@ _REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
 _MIN_FUZZY_LEN = 4
 # ...or, with the same first letter, how alike by rapidfuzz's ratio (lamma ~ llama is 80).
 _MIN_FUZZY_RATIO = 80
+# A family outside the table is offered a table family's models only when the names look alike.
+_MIN_LOOK_ALIKE = 70
 
 
 def _max_edits(word: str) -> int:
@@ -195,6 +197,10 @@ class NameReader:
             if mention.size is None:
                 mention.size = size
                 return True
+            if attached and size != mention.size:
+                # A second size in the name (Qwen2.5-7B-Instruct-1M) makes it another model.
+                mention.distinct.append(part)
+                return True
             return attached
         if m := _ACTIVE.match(part):
             mention.active = normalize_size(m.group(1) + "b")
@@ -334,7 +340,8 @@ class NameReader:
             info = models[0]
             if info.versions and not mention.versions:
                 assumed.append("version")
-            if not mention.size and not mention.active:
+            # DeepSeek-V3/R1 names no size, so leaving it out assumes nothing.
+            if not mention.size and not mention.active and info.size in info.key.lower():
                 assumed.append("size")
             if not mention.family:
                 assumed.append("family")
@@ -345,21 +352,26 @@ class NameReader:
         return {info.key: f"{info.family} {' '.join(info.versions)} {info.variant or ''} "
                           f"{info.size} {info.display}".lower() for info in self.catalogue}
 
+    def _look_alike_families(self, word: str) -> set[str]:
+        """Table families whose names look like a word (mistral ~ mixtral, internlm ~ internvl)."""
+        return {family for name, family in self._family_of.items()
+                if fuzz.ratio(word, name) >= _MIN_LOOK_ALIKE}
+
     def suggest(self, mention: Mention, limit: int = 3) -> tuple[str, ...]:
         """The nearest table models to a name the table does not have."""
-        pool = [i for i in self.catalogue if mention.family is None or i.family == mention.family]
-        if not pool:
-            return ()
-        # Same version or same size first: the look-alikes a person most likely meant.
-        def closeness(info: ModelInfo) -> tuple[int, float]:
-            shared = (bool(mention.versions & set(info.versions))
-                      + (mention.size == info.size) + (mention.variants == set(info.variants)))
-            score = fuzz.WRatio(mention.spelled(), self._spellings[info.key])
-            return (shared, score)
-        if mention.family is None and mention.other_family:
-            scored = process.extract(mention.spelled(), {i.key: self._spellings[i.key]
-                                                         for i in pool},
-                                     scorer=fuzz.WRatio, score_cutoff=60, limit=limit)
-            return tuple(key for _, _, key in scored)
-        ranked = sorted(pool, key=closeness, reverse=True)
-        return tuple(i.key for i in ranked[:limit])
+        if mention.family:
+            families = {mention.family}
+        elif mention.other_family:
+            families = self._look_alike_families(mention.other_family)
+        else:
+            families = {i.family for i in self.catalogue}
+        pool = [i for i in self.catalogue if i.family in families]
+
+        # A variant the person named first, then the same size, the same version, the spelling.
+        def closeness(info: ModelInfo) -> tuple[bool, bool, bool, float]:
+            return (bool(mention.variants) and mention.variants == set(info.variants),
+                    mention.size is not None and mention.size == info.size,
+                    bool(mention.versions & set(info.versions)),
+                    fuzz.WRatio(mention.spelled(), self._spellings[info.key]))
+
+        return tuple(i.key for i in sorted(pool, key=closeness, reverse=True)[:limit])

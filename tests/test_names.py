@@ -91,6 +91,10 @@ def test_look_alikes_resolve_to_themselves(engine: Engine, asked: str, table_mod
     pytest.param("InternVL2.-58B", id="garbled-size-is-not-bridged"),
     pytest.param("qwen25-7b", id="version-25-is-not-2.5"),
     pytest.param("Qwen2.5-72B-Instruct-GPTQ-Int4", id="quantised-weights"),
+    pytest.param("Qwen2.5-7B-Instruct-1M", id="1m-context-is-another-model"),
+    pytest.param("glm-4-9b-chat-1m", id="glm4-1m-is-another-model"),
+    pytest.param("llama 3.3 70b", id="llama3.3-is-not-3.1"),
+    pytest.param("Qwen1.5-72B-Chat", id="qwen1.5-is-not-qwen2"),
 ])
 def test_different_models_are_not_found_never_bridged(engine: Engine, text: str) -> None:
     answer = engine.ask(text)
@@ -146,3 +150,25 @@ def test_not_found_suggests_the_nearest_table_models(engine: Engine) -> None:
     assert answer.candidates and all(c.startswith("qwen2.5") for c in answer.candidates)
     llama3 = engine.ask("Meta-Llama-3-70B-Instruct")
     assert llama3.candidates[0] == "llama3.1-70b"
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("qwen 2b", "qwen2vl-2b"),  # the only 2B in the table is the VL one
+    ("qwen2-vl-32b", "qwen2vl-2b"),  # a VL model asked for: VL models first
+    ("Mistral-7B-Instruct-v0.2", "mixtral-8x7b"),  # a look-alike family
+    ("internlm2.5-7b", "internvl2.5-8b"),
+])
+def test_suggestions_lead_with_the_likeliest(engine: Engine, text: str, first: str) -> None:
+    answer = engine.ask(text)
+    assert answer.intent == "not_found" and answer.candidates[0] == first
+
+
+@pytest.mark.parametrize("text", ["gpt-4o", "yi-1.5-34b", "claude 3.5 sonnet"])
+def test_unrelated_families_get_no_suggestions(engine: Engine, text: str) -> None:
+    answer = engine.ask(text)
+    assert answer.intent == "not_found" and answer.candidates == ()
+
+
+def test_deepseek_names_no_size_so_none_is_assumed(engine: Engine) -> None:
+    answer = engine.ask("deepseek-r1 lora")
+    assert answer.intent == "lookup" and answer.note("assumed") is None
