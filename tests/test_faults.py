@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 from handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
-from tests.bot_process import Bot
+from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, Bot, free_port
 from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
 
@@ -144,3 +147,28 @@ def test_different_events_are_each_answered(slack: SlackSender,
     for i in range(5):
         slack.event(mention("qwen3-4b", channel=f"CD{i}"))
     emulator.wait_for("chat.postMessage", count=5)
+
+
+def _serve_once(api_url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_API_URL": api_url, "HOST": "127.0.0.1", "PORT": str(free_port())})
+    return subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def test_a_refused_token_stops_start_up_with_a_clear_message(
+        emulator: SlackEmulator, tmp_path: Path) -> None:
+    emulator.reset()
+    emulator.fail("auth.test", Fault(body={"ok": False, "error": "invalid_auth"}))
+    result = _serve_once(emulator.api_url, tmp_path)
+    assert result.returncode == 2
+    assert "Slack refused SLACK_BOT_TOKEN: invalid_auth" in result.stderr
+    assert "Traceback" not in result.stderr and BOT_TOKEN not in result.stderr
+
+
+def test_unreachable_slack_stops_start_up_with_a_clear_message(tmp_path: Path) -> None:
+    result = _serve_once(f"http://127.0.0.1:{free_port()}/api/", tmp_path)
+    assert result.returncode == 2
+    assert "cannot reach Slack at SLACK_API_URL" in result.stderr
+    assert "Traceback" not in result.stderr
