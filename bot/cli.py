@@ -37,7 +37,7 @@ def _ask(args: argparse.Namespace) -> int:
 
 def _import_table(args: argparse.Namespace) -> int:
     from bot.importer import import_table
-    from bot.knowledge import default_data_dir, load_knowledge
+    from bot.knowledge import default_data_dir
     from bot.table import dump_table
 
     try:
@@ -57,12 +57,35 @@ def _import_table(args: argparse.Namespace) -> int:
     output.write_text(rendered, encoding="utf-8")
     print(f"wrote {output}: {len(table.models())} models, {len(table.entries)} entries "
           f"(source dated {table.source.date.isoformat()})")
-    if output.parent == default_data_dir():
-        try:
-            load_knowledge(output.parent)
-        except MincardsError as exc:
-            print(f"warning: the data no longer loads as a whole: {exc}", file=sys.stderr)
-            return 1
+    catalogue = output.parent / "models.toml"
+    return _update_catalogue(output.parent, table.models()) if catalogue.exists() else 0
+
+
+def _update_catalogue(data_dir: Path, models: tuple[str, ...]) -> int:
+    """Give new table models a catalogue entry from their names; then check all the data."""
+    from bot.catalogue import load_catalogue
+    from bot.catalogue_stub import stubs
+    from bot.knowledge import load_knowledge
+    from bot.vocabulary import load_vocabulary
+
+    path = data_dir / "models.toml"
+    written, unknown = stubs(load_vocabulary(data_dir / "vocabulary.toml"),
+                             load_catalogue(path).models, models)
+    if written:
+        with path.open("a", encoding="utf-8") as out:
+            out.write("".join("\n" + section for section in written))
+        print(f"added {len(written)} new model(s) to {path}; review their display names:")
+        for section in written:
+            print("  " + section.splitlines()[0])
+    if unknown:
+        print(f"cannot tell the family of {unknown}: add each to {path} by hand (and a new "
+              f"family to vocabulary.toml)", file=sys.stderr)
+        return 1
+    try:
+        load_knowledge(data_dir)
+    except MincardsError as exc:
+        print(f"the data does not load as a whole: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -16,6 +16,7 @@ class FamilyWords(BaseModel):
     display: str
     names: tuple[str, ...]
     cjk: tuple[str, ...] = ()
+    version_sep: str = ""
 
 
 class OtherFamilies(BaseModel):
@@ -33,6 +34,7 @@ class Variants(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     table: tuple[str, ...]
     optional: tuple[str, ...]
+    display: dict[str, str] = {}
     distinct: tuple[str, ...]
     suffixes: tuple[str, ...]
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.errors import ImportTableError
+from bot.engine import Engine
+from bot.errors import DataError, ImportTableError
 from bot.importer import import_table
-from bot.knowledge import default_data_dir
+from bot.knowledge import DATA_ENV, default_data_dir, load_knowledge
 from bot.table import dump_table
+
+MINCARDS = Path(sys.executable).with_name("mincards")
 
 SOURCE = default_data_dir() / "source" / "modelarts-2025-06-24.txt"
 HEADER = ("title line\n时间：2025-06-24 10:36:34\n以下配置仅参考，一般小于8卡使用8卡训练\n"
@@ -88,3 +96,52 @@ def test_bad_table_text_names_the_problem(text: str, message: str) -> None:
 def test_error_names_the_line() -> None:
     with pytest.raises(ImportTableError, match="line 7"):
         import_table(HEADER + "m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\nm-8b\tfull\t4096\tx\n")
+
+
+NEW_ROWS = ("qwen3-72b\tfull\t4096\t32*Ascend\t\t64*Ascend\n"
+            "llama3.3-70b\tfull/lora\t4096/32768\t32*Ascend\t\t64*Ascend\n"
+            "qwen2.5_vl-32b\tlora\t4096\t-\t\t16*Ascend\n"
+            "qwen2.5-7b\tfull\t32768\t16*Ascend\t\t32*Ascend\n")
+
+
+def _new_page(tmp_path: Path, rows: str) -> Path:
+    text = SOURCE.read_text(encoding="utf-8").rstrip("\n") + "\n" + rows
+    page = tmp_path / "page.txt"
+    page.write_text(text.replace("时间：2025-06-24", "时间：2025-09-01"), encoding="utf-8")
+    return page
+
+
+def _import(data: Path, page: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(MINCARDS), "import-table", str(page)], capture_output=True,
+                          text=True, timeout=60, check=False,
+                          env={**os.environ, DATA_ENV: str(data)})
+
+
+def test_a_new_page_with_new_models_and_32k_is_one_command(data_copy: Path,
+                                                           tmp_path: Path) -> None:
+    result = _import(data_copy, _new_page(tmp_path, NEW_ROWS))
+    assert result.returncode == 0, result.stderr
+    assert "added 3 new model(s)" in result.stdout
+    engine = Engine(load_knowledge(data_copy))
+    assert engine.knowledge.table.source.date.isoformat() == "2025-09-01"
+    answer = engine.ask("Qwen3-72B full")
+    assert answer.models == ("qwen3-72b",)
+    assert (answer.rows[0].mindspeed_llm.snt9b, answer.rows[0].llama_factory.snt9b) == (32, 64)
+    assert engine.knowledge.catalogue["llama3.3-70b"].display == "Llama-3.3-70B"
+    assert engine.ask("llama 3.3 70b lora 32k").rows[0].seq_len == 32768
+    assert engine.ask("qwen2.5-vl-32b lora").models == ("qwen2.5_vl-32b",)
+    assert engine.ask("qwen2.5-7b full 32k").intent == "lookup"
+    # Still the old answers for the old models, and a second import changes nothing.
+    assert engine.ask("qwen 2.5 72b lora 8k").rows[0].llama_factory.snt9b == 32
+    catalogue = (data_copy / "models.toml").read_text(encoding="utf-8")
+    assert _import(data_copy, _new_page(tmp_path, NEW_ROWS)).returncode == 0
+    assert (data_copy / "models.toml").read_text(encoding="utf-8") == catalogue
+
+
+def test_a_new_family_stops_the_import_with_instructions(data_copy: Path,
+                                                         tmp_path: Path) -> None:
+    result = _import(data_copy, _new_page(tmp_path, "baichuan2-13b\tfull\t4096\t8*Ascend\t\t-\n"))
+    assert result.returncode == 1
+    assert "cannot tell the family of ['baichuan2-13b']" in result.stderr
+    with pytest.raises(DataError, match="baichuan2-13b"):
+        load_knowledge(data_copy)
