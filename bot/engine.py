@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.answer import Answer
 from bot.followup import FollowUp
 from bot.knowledge import Knowledge, knowledge
-from bot.names import NameReader
+from bot.matching import Matcher
+from bot.names import Mention, NameReader
 from bot.question import Question, QuestionReader
 from bot.resolve import Resolver
 
@@ -15,7 +16,8 @@ class Engine:
         self.knowledge = known or knowledge()
         self.names = NameReader(self.knowledge.vocabulary, self.knowledge.catalogue)
         self.questions = QuestionReader(self.knowledge.vocabulary, self.names)
-        self.resolver = Resolver(self.knowledge, self.names)
+        self.matcher = Matcher(self.knowledge.vocabulary, self.knowledge.catalogue)
+        self.resolver = Resolver(self.knowledge, self.matcher)
 
     def ask(self, text: str) -> Answer:
         return self.resolver.resolve(self.questions.read(text))
@@ -25,7 +27,7 @@ class Engine:
         if follow.model is None or follow.model not in self.knowledge.catalogue.models:
             return self.ask(follow.text or "")
         question = Question(text=follow.model, language=follow.language,
-                            mentions=[self.names.mention_for(follow.model)],
+                            mentions=[Mention.naming(self.knowledge.catalogue[follow.model])],
                             strategies=set(follow.strategies), seq_lens=list(follow.seq_lens),
                             frameworks=set(follow.frameworks), flavours=set(follow.flavours))
         return self.resolver.resolve(question)

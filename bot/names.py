@@ -1,4 +1,4 @@
-"""Model names as people write them, parsed into family, version, variant and size.
+"""Model names as people write them, read into family, version, variant and size.
 
 Names are parsed into parts before any fuzzy scoring: edit distance is used only to read a
 misspelt family word, never to bridge a different version or size (qwen2 is not qwen2.5).
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -29,8 +28,6 @@ _REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
 _MIN_FUZZY_LEN = 4
 # ...or, with the same first letter, how alike by rapidfuzz's ratio (lamma ~ llama is 80).
 _MIN_FUZZY_RATIO = 80
-# A family outside the table is offered a table family's models only when the names look alike.
-_MIN_LOOK_ALIKE = 70
 
 
 def _max_edits(word: str) -> int:
@@ -58,17 +55,15 @@ class Mention:
         """The mention's parts joined back, for suggestions and for showing what was read."""
         return "-".join(self.words)
 
-
-@dataclass(frozen=True)
-class Match:
-    """The table models a mention fits, and what the person left out."""
-
-    models: tuple[ModelInfo, ...]
-    assumed: tuple[str, ...] = ()
+    @classmethod
+    def naming(cls, info: ModelInfo, words: list[str] | None = None) -> Mention:
+        """The mention that names exactly this table model."""
+        return cls(family=info.family, versions=set(info.versions), variants=set(info.variants),
+                   size=info.size, active=info.active, words=words or [info.key.lower()])
 
 
 class NameReader:
-    """Reads model mentions from normalised question text, and matches them to the catalogue."""
+    """Reads model mentions from normalised question text."""
 
     def __init__(self, vocabulary: Vocabulary, catalogue: Catalogue) -> None:
         self.vocabulary = vocabulary
@@ -81,7 +76,6 @@ class NameReader:
         self._all_family_words = tuple(self._family_of) + tuple(self._others)
         v = vocabulary.variants
         self._table_variants = set(v.table)
-        self._optional_variants = set(v.optional)
         self._distinct = set(v.distinct)
         self._suffixes = set(v.suffixes)
         # Any word the vocabulary gives a meaning to is not a misspelt family.
@@ -92,17 +86,6 @@ class NameReader:
         for info in catalogue:
             for alias in (info.key, *info.aliases):
                 self._aliases[self._alias_key(alias)] = info.key
-
-    def mention_for(self, key: str) -> Mention:
-        """The mention that names exactly this table model (for a button's follow-up)."""
-        info = self.catalogue[key]
-        return Mention(family=info.family, versions=set(info.versions),
-                       variants=set(info.variants), size=info.size, active=info.active,
-                       words=[info.key.lower()])
-
-    def is_other_family(self, word: str | None) -> bool:
-        """True for a family the vocabulary knows is not in the table (mistral, phi, ...)."""
-        return bool(word) and str(word).replace("-", "") in self._others
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -239,8 +222,7 @@ class NameReader:
         for index, parts in enumerate(token_parts):
             alias = self._aliases.get(self._alias_key(tokens[index]))
             if alias:
-                current = self.mention_for(alias)
-                current.words = [tokens[index]]
+                current = Mention.naming(self.catalogue[alias], [tokens[index]])
                 mentions.append(current)
                 continue
             nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) else ""
@@ -315,63 +297,3 @@ class NameReader:
             target.size = target.size or found.size
             target.active = target.active or found.active
             target.words.extend(found.words)
-
-    # --- matching ----------------------------------------------------------------------------
-
-    def fits(self, info: ModelInfo, mention: Mention) -> bool:
-        if mention.other_family or mention.distinct:
-            return False
-        if mention.family and info.family != mention.family:
-            return False
-        if mention.versions and not mention.versions <= set(info.versions):
-            return False
-        if not mention.variants <= info.variants:
-            return False
-        if not (info.variants - self._optional_variants) <= mention.variants:
-            return False
-        if mention.size and info.size != mention.size:
-            return False
-        return not (mention.active and info.active != mention.active)
-
-    def match(self, mention: Mention) -> Match:
-        models = tuple(i for i in self.catalogue if self.fits(i, mention))
-        assumed: list[str] = []
-        if len(models) == 1:
-            info = models[0]
-            if info.versions and not mention.versions:
-                assumed.append("version")
-            # DeepSeek-V3/R1 names no size, so leaving it out assumes nothing.
-            if not mention.size and not mention.active and info.size in info.key.lower():
-                assumed.append("size")
-            if not mention.family:
-                assumed.append("family")
-        return Match(models=models, assumed=tuple(assumed))
-
-    @cached_property
-    def _spellings(self) -> dict[str, str]:
-        return {info.key: f"{info.family} {' '.join(info.versions)} {info.variant or ''} "
-                          f"{info.size} {info.display}".lower() for info in self.catalogue}
-
-    def _look_alike_families(self, word: str) -> set[str]:
-        """Table families whose names look like a word (mistral ~ mixtral, internlm ~ internvl)."""
-        return {family for name, family in self._family_of.items()
-                if fuzz.ratio(word, name) >= _MIN_LOOK_ALIKE}
-
-    def suggest(self, mention: Mention, limit: int = 3) -> tuple[str, ...]:
-        """The nearest table models to a name the table does not have."""
-        if mention.family:
-            families = {mention.family}
-        elif mention.other_family:
-            families = self._look_alike_families(mention.other_family)
-        else:
-            families = {i.family for i in self.catalogue}
-        pool = [i for i in self.catalogue if i.family in families]
-
-        # A variant the person named first, then the same size, the same version, the spelling.
-        def closeness(info: ModelInfo) -> tuple[bool, bool, bool, float]:
-            return (bool(mention.variants) and mention.variants == set(info.variants),
-                    mention.size is not None and mention.size == info.size,
-                    bool(mention.versions & set(info.versions)),
-                    fuzz.WRatio(mention.spelled(), self._spellings[info.key]))
-
-        return tuple(i.key for i in sorted(pool, key=closeness, reverse=True)[:limit])

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from bot.answer import Answer, Intent, Note
 from bot.knowledge import Knowledge
-from bot.names import Mention, NameReader
+from bot.matching import Matcher
+from bot.names import Mention
 from bot.question import Question
 from bot.table import FLAVOURS, FRAMEWORKS, STRATEGIES, Entry, Strategy
 
@@ -64,9 +65,9 @@ def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[N
 
 
 class Resolver:
-    def __init__(self, knowledge: Knowledge, names: NameReader) -> None:
+    def __init__(self, knowledge: Knowledge, matcher: Matcher) -> None:
         self.knowledge = knowledge
-        self.names = names
+        self.matcher = matcher
 
     def _reference(self) -> Note:
         return Note("reference", {"date": self.knowledge.table.source.date.isoformat()})
@@ -80,7 +81,7 @@ class Resolver:
             if question.text.strip() and not question.wants_help:
                 notes.append(Note("no_model"))
             return _base(question, "help", notes=tuple(notes))
-        match = self.names.match(mention)
+        match = self.matcher.match(mention)
         others = [m for m in question.mentions if m is not mention and m.named]
         if (question.wants_list and match.models and not mention.size
                 and len(match.models) > 1):
@@ -103,10 +104,10 @@ class Resolver:
 
     def _not_found(self, question: Question, mention: Mention) -> Answer:
         notes = [Note("not_in_table", {"asked": mention.spelled()})]
-        if not mention.family and self.names.is_other_family(mention.other_family):
+        if not mention.family and self.matcher.is_other_family(mention.other_family):
             notes.append(Note("other_family", {"family": mention.other_family}))
         return _base(question, "not_found",
-                     candidates=self.names.suggest(mention, MAX_SUGGESTIONS), notes=tuple(notes))
+                     candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS), notes=tuple(notes))
 
     def _not_covered(self, question: Question, model: str, reason: Note) -> Answer:
         entries = self.knowledge.table.entries_for(model)

@@ -11,7 +11,8 @@ from bot.render_json import render_json
 from tests.conftest import SHARED
 
 TRUTH = SHARED / "eval" / "truth.json"
-STRATEGY_WORDS = {"en": {"full": "full", "lora": "lora"}, "zh": {"full": "全参", "lora": "LoRA微调"}}
+STRATEGY_WORDS = {"en": {"full": "full", "lora": "lora"},
+                  "zh": {"full": "全参", "lora": "LoRA微调"}}
 
 
 @pytest.mark.skipif(not TRUTH.exists(), reason="../shared not beside the repo")

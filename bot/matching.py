@@ -1,0 +1,97 @@
+"""Matching read model names to table models exactly, and suggesting the nearest when none fits.
+
+Version, size and variant must be equal: a mention that differs in any of them fits no model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from rapidfuzz import fuzz
+
+from bot.catalogue import Catalogue, ModelInfo
+from bot.names import Mention
+from bot.vocabulary import Vocabulary
+
+# A family outside the table is offered a table family's models only when the names look alike.
+_MIN_LOOK_ALIKE = 70
+
+
+@dataclass(frozen=True)
+class Match:
+    """The table models a mention fits, and what the person left out."""
+
+    models: tuple[ModelInfo, ...]
+    assumed: tuple[str, ...] = ()
+
+
+class Matcher:
+    def __init__(self, vocabulary: Vocabulary, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self._optional_variants = set(vocabulary.variants.optional)
+        self._family_of = {name.replace("-", ""): key for key, words in
+                           vocabulary.families.items() for name in words.names}
+        self._others = {n.replace("-", "") for n in vocabulary.other_families.names}
+
+    def is_other_family(self, word: str | None) -> bool:
+        """True for a family the vocabulary knows is not in the table (mistral, phi, ...)."""
+        return bool(word) and str(word).replace("-", "") in self._others
+
+    def fits(self, info: ModelInfo, mention: Mention) -> bool:
+        if mention.other_family or mention.distinct:
+            return False
+        if mention.family and info.family != mention.family:
+            return False
+        if mention.versions and not mention.versions <= set(info.versions):
+            return False
+        if not mention.variants <= info.variants:
+            return False
+        if not (info.variants - self._optional_variants) <= mention.variants:
+            return False
+        if mention.size and info.size != mention.size:
+            return False
+        return not (mention.active and info.active != mention.active)
+
+    def match(self, mention: Mention) -> Match:
+        models = tuple(i for i in self.catalogue if self.fits(i, mention))
+        assumed: list[str] = []
+        if len(models) == 1:
+            info = models[0]
+            if info.versions and not mention.versions:
+                assumed.append("version")
+            # DeepSeek-V3/R1 names no size, so leaving it out assumes nothing.
+            if not mention.size and not mention.active and info.size in info.key.lower():
+                assumed.append("size")
+            if not mention.family:
+                assumed.append("family")
+        return Match(models=models, assumed=tuple(assumed))
+
+    @cached_property
+    def _spellings(self) -> dict[str, str]:
+        return {info.key: f"{info.family} {' '.join(info.versions)} {info.variant or ''} "
+                          f"{info.size} {info.display}".lower() for info in self.catalogue}
+
+    def _look_alike_families(self, word: str) -> set[str]:
+        """Table families whose names look like a word (mistral ~ mixtral, internlm ~ internvl)."""
+        return {family for name, family in self._family_of.items()
+                if fuzz.ratio(word, name) >= _MIN_LOOK_ALIKE}
+
+    def suggest(self, mention: Mention, limit: int = 3) -> tuple[str, ...]:
+        """The nearest table models to a name the table does not have."""
+        if mention.family:
+            families = {mention.family}
+        elif mention.other_family:
+            families = self._look_alike_families(mention.other_family)
+        else:
+            families = {i.family for i in self.catalogue}
+        pool = [i for i in self.catalogue if i.family in families]
+
+        # A variant the person named first, then the same size, the same version, the spelling.
+        def closeness(info: ModelInfo) -> tuple[bool, bool, bool, float]:
+            return (bool(mention.variants) and mention.variants == set(info.variants),
+                    mention.size is not None and mention.size == info.size,
+                    bool(mention.versions & set(info.versions)),
+                    fuzz.WRatio(mention.spelled(), self._spellings[info.key]))
+
+        return tuple(i.key for i in sorted(pool, key=closeness, reverse=True)[:limit])
