@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from bot.datafiles import read_toml, validation_error
 from bot.errors import DataError
@@ -45,14 +47,16 @@ class ModelInfo(BaseModel):
         return frozenset({self.variant} if self.variant else ())
 
 
-class Catalogue(BaseModel):
-    model_config = ConfigDict(frozen=True)
-    models: dict[str, ModelInfo] = Field(default_factory=dict)
+@dataclass(frozen=True)
+class Catalogue:
+    """The table models by key; iterating gives them in catalogue order."""
+
+    models: dict[str, ModelInfo] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> ModelInfo:
         return self.models[key]
 
-    def __iter__(self):  # type: ignore[override]
+    def __iter__(self) -> Iterator[ModelInfo]:
         return iter(self.models.values())
 
 

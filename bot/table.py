@@ -119,7 +119,7 @@ def _entry_from_row(path: Path, number: int, row: list[str]) -> Entry:
     for name, value in cells.items():
         if value == "":
             raise DataError(path, "empty value (write '-' for not supported)", number, name)
-    raw = {
+    raw: dict[str, object] = {
         "model": cells["model"],
         "strategy": cells["strategy"],
         "seq_len": cells["seq_len"],

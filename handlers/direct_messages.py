@@ -31,6 +31,6 @@ def register(app: App, engine: Engine) -> None:
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         answer = engine.ask(question)
         thread_ts = event.get("thread_ts")
-        thread = {"thread_ts": thread_ts} if isinstance(thread_ts, str) and thread_ts else {}
-        client.chat_postMessage(channel=channel, **thread,
+        client.chat_postMessage(channel=channel,
+                                thread_ts=thread_ts if isinstance(thread_ts, str) else None,
                                 **message(engine.knowledge, answer, question=question))

@@ -18,7 +18,7 @@ def _http(settings: Settings, engine: Engine) -> int:
     from handlers.app import create_app
     from handlers.web import create_wsgi
 
-    class Server(BaseApplication):  # type: ignore[misc]
+    class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{settings.host}:{settings.port}")
             self.cfg.set("workers", settings.web_concurrency)
