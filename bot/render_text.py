@@ -94,7 +94,7 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
     if answer.intent == "lookup":
         info = cat[answer.models[0]]
         lines.append(f"{t(lang, 'lookup.title', model=info.display)} "
-                     f"({t(lang, 'table_name', key=info.key)})")
+                     f"{t(lang, 'table_name', key=info.key)}")
         for entry in answer.rows:
             lines.append("")
             lines.append(entry_heading(lang, entry))
