@@ -6,7 +6,7 @@ Encoded compactly into a Block Kit button value (at most 2000 characters).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.answer import Answer
 from bot.question import Language
@@ -25,7 +25,6 @@ class FollowUp:
     seq_lens: tuple[int, ...] = ()
     frameworks: tuple[Framework, ...] = ()
     flavours: tuple[Flavour, ...] = ()
-    extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def pick(cls, answer: Answer, model: str) -> FollowUp:

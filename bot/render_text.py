@@ -9,7 +9,6 @@ from bot.knowledge import Knowledge
 from bot.question import Language
 from bot.table import FLAVOURS, FRAMEWORKS, Counts, Entry, Flavour, Framework
 
-_SEP = {"en": ", ", "zh": "，"}
 
 
 def _plural(language: Language, n: int, one: str, many: str) -> str:
