@@ -10,7 +10,6 @@ from bot.question import Language
 from bot.table import FLAVOURS, FRAMEWORKS, Counts, Entry, Flavour, Framework
 
 
-
 def _plural(language: Language, n: int, one: str, many: str) -> str:
     return t(language, one if n == 1 else many)
 
