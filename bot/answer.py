@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.question import Language
-from bot.table import Entry, Flavour, Framework, Strategy
+from bot.language import Language
+from bot.table import Entry
 
 Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help"]
 INTENTS: tuple[Intent, ...] = ("lookup", "ambiguous", "not_found", "not_covered", "list", "help")
@@ -31,10 +31,12 @@ class Answer:
     # What the person named, as parsed (only [a-z0-9._-]), to say back what was read.
     asked: str = ""
     # The question's own narrowing, kept so a follow-up (a button) can ask again with it.
-    strategies: tuple[Strategy, ...] = ()
+    strategies: tuple[str, ...] = ()
     seq_lens: tuple[int, ...] = ()
-    frameworks: tuple[Framework, ...] = ()
-    flavours: tuple[Flavour, ...] = ()
+    # Frameworks named, the table's first; a named one the table lacks is kept so a follow-up
+    # still says so.
+    frameworks: tuple[str, ...] = ()
+    flavours: tuple[str, ...] = ()
 
     def note(self, kind: str) -> Note | None:
         return next((n for n in self.notes if n.kind == kind), None)

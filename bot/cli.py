@@ -1,14 +1,22 @@
-"""The `mincards` command: ask, import-table, serve. Slack is imported only by `serve`."""
+"""The `mincards` command: ask, import-table, diff-table, serve. Only `serve` imports Slack."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.errors import MincardsError
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
+                 "(default: $MINCARDS_DATA, else the package's own)")
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -35,57 +43,84 @@ def _ask(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_table(args: argparse.Namespace) -> int:
-    from bot.importer import import_table
-    from bot.knowledge import default_data_dir
-    from bot.table import dump_table
-
+def _date(text: str) -> dt.date:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MincardsError(f"cannot read {args.file}: {exc}") from None
-    table = import_table(text)
-    rendered = dump_table(table)
-    output = Path(args.output) if args.output else default_data_dir() / "table.csv"
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-10-22") from None
+
+
+def _import_table(args: argparse.Namespace) -> int:
+    from bot.data_import import apply_import, plan_import
+    from bot.knowledge import default_data_dir, is_installed_copy
+    from bot.table_diff import diff_text
+
+    data_dir = default_data_dir()
+    if not args.check and is_installed_copy(data_dir):
+        raise MincardsError(f"{data_dir} is the installed package's own data; import into a "
+                            "copy of it instead: mincards import-table FILE --data-dir DIR")
+    plan = plan_import(data_dir, Path(args.file), date=args.date,
+                       allow_removals=args.allow_removals or args.check)
+    flavours = {k: v.display for k, v in plan.hardware.flavours.items()}
     if args.check:
-        current = output.read_text(encoding="utf-8") if output.exists() else ""
-        if current != rendered:
-            print(f"{output} differs from what {args.file} imports to", file=sys.stderr)
+        current = data_dir / "table.csv"
+        text = current.read_text(encoding="utf-8-sig") if current.exists() else ""
+        if text != plan.table_text:
+            print(f"{current} differs from what {args.file} imports to", file=sys.stderr)
+            if plan.diff is not None:
+                print(diff_text(plan.diff, flavours), file=sys.stderr)
             return 1
-        print(f"{output} is up to date ({len(table.entries)} entries)")
+        print(f"{current} is up to date ({len(plan.table.entries)} entries)")
         return 0
-    output.write_text(rendered, encoding="utf-8")
-    print(f"wrote {output}: {len(table.models())} models, {len(table.entries)} entries "
-          f"(source dated {table.source.date.isoformat()})")
-    catalogue = output.parent / "models.toml"
-    return _update_catalogue(output.parent, table.models()) if catalogue.exists() else 0
+    changed = apply_import(data_dir, plan)
+    table = plan.table
+    print(f"imported {args.file} into {data_dir}: {len(table.models())} models, "
+          f"{len(table.entries)} entries, frameworks {', '.join(table.framework_ids)} "
+          f"(page dated {table.source.date_text()})")
+    if plan.diff is not None:
+        print(diff_text(plan.diff, flavours))
+    if plan.new_catalogue_entries:
+        print(f"added {len(plan.new_catalogue_entries)} new model(s) to "
+              f"{data_dir / 'models.toml'}; review their display names and add aliases:")
+        for line in plan.new_catalogue_entries:
+            print("  " + line)
+    if not changed:
+        print("nothing to write: the data folder already holds this table")
+    return 0
 
 
-def _update_catalogue(data_dir: Path, models: tuple[str, ...]) -> int:
-    """Give new table models a catalogue entry from their names; then check all the data."""
-    from bot.catalogue import load_catalogue
-    from bot.catalogue_stub import stubs
-    from bot.knowledge import load_knowledge
+def _diff_side(path: Path) -> Table:
+    """A table from a page file (any format), a data folder or a table.csv."""
+    from bot.data_import import read_page
+    from bot.hardware import load_hardware
+    from bot.knowledge import default_data_dir, legacy_framework_names
+    from bot.table import load_table
     from bot.vocabulary import load_vocabulary
 
-    path = data_dir / "models.toml"
-    written, unknown = stubs(load_vocabulary(data_dir / "vocabulary.toml"),
-                             load_catalogue(path).models, models)
-    if written:
-        with path.open("a", encoding="utf-8") as out:
-            out.write("".join("\n" + section for section in written))
-        print(f"added {len(written)} new model(s) to {path}; review their display names:")
-        for section in written:
-            print("  " + section.splitlines()[0])
-    if unknown:
-        print(f"cannot tell the family of {unknown}: add each to {path} by hand (and a new "
-              f"family to vocabulary.toml)", file=sys.stderr)
-        return 1
-    try:
-        load_knowledge(data_dir)
-    except MincardsError as exc:
-        print(f"the data does not load as a whole: {exc}", file=sys.stderr)
-        return 1
+    data_dir = default_data_dir()
+    vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
+    hardware = load_hardware(data_dir / "hardware.toml")
+    names = legacy_framework_names(vocabulary, hardware)
+    if path.is_dir():
+        return load_table(path / "table.csv", names=names)
+    if path.suffix.lower() == ".csv":
+        return load_table(path, names=names)
+    if not path.exists():
+        raise MincardsError(f"{path}: no such file or data folder")
+    return read_page(path, vocabulary, hardware)
+
+
+def _diff_table(args: argparse.Namespace) -> int:
+    from bot.hardware import load_hardware
+    from bot.knowledge import default_data_dir
+    from bot.table_diff import diff_tables, diff_text
+
+    diff = diff_tables(_diff_side(Path(args.old)), _diff_side(Path(args.new)))
+    if args.json:
+        print(json.dumps(diff.json(), ensure_ascii=False))
+        return 0
+    hardware = load_hardware(default_data_dir() / "hardware.toml")
+    print(diff_text(diff, {k: v.display for k, v in hardware.flavours.items()}))
     return 0
 
 
@@ -95,31 +130,54 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.mode)
 
 
+def _data_dir_option(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--data-dir", metavar="DIR", default=default, help=DATA_DIR_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mincards",
         description="How many Ascend NPUs to fine-tune or train a model, from the ModelArts table.")
+    _data_dir_option(parser, None)
     sub = parser.add_subparsers(dest="command", required=True)
+    # After the command's name too; SUPPRESS keeps one given before it from being overwritten.
     ask = sub.add_parser("ask", help="answer a question")
     ask.add_argument("question", nargs="+", help="the question; '-' reads one per line from stdin")
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
     ask.set_defaults(run=_ask)
-    imp = sub.add_parser("import-table", help="turn the doc's table text into data/table.csv")
-    imp.add_argument("file", help="the page's tab-separated table text")
-    imp.add_argument("-o", "--output", help="where to write (default: data/table.csv)")
+    imp = sub.add_parser("import-table", help="take a version of the page into the data folder",
+                         description="Read the page (its text as copied, its markdown export or "
+                         "its saved HTML) and replace the data folder's table with it, adding "
+                         "catalogue entries for new models. All or nothing.")
+    imp.add_argument("file", help="the page: text, markdown or HTML")
     imp.add_argument("--check", action="store_true",
-                     help="only check that the output is what FILE imports to")
+                     help="only check that the folder's table.csv is what FILE imports to")
+    imp.add_argument("--allow-removals", action="store_true",
+                     help="accept a page that drops models, entries or columns the data has")
+    imp.add_argument("--date", type=_date, metavar="YYYY-MM-DD",
+                     help="the page's date, when it shows none (the markdown export)")
     imp.set_defaults(run=_import_table)
+    diff = sub.add_parser("diff-table", help="what changed between two versions of the table")
+    diff.add_argument("old", help="a page file (any format), a data folder or a table.csv")
+    diff.add_argument("new", help="the same, for the newer version")
+    diff.add_argument("--json", action="store_true", help="print one JSON object")
+    diff.set_defaults(run=_diff_table)
     serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
+    for command in (ask, imp, diff, serve):
+        _data_dir_option(command, argparse.SUPPRESS)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.data_dir is not None:
+            from bot.knowledge import use_data_dir
+
+            use_data_dir(Path(args.data_dir))
         return int(args.run(args))
     except MincardsError as exc:
         print(f"mincards: error: {exc}", file=sys.stderr)

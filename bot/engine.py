@@ -12,11 +12,13 @@ from bot.resolve import Resolver
 
 
 class Engine:
-    def __init__(self, known: Knowledge | None = None) -> None:
-        self.knowledge = known or knowledge()
-        self.names = NameReader(self.knowledge.vocabulary, self.knowledge.catalogue)
-        self.questions = QuestionReader(self.knowledge.vocabulary, self.names)
-        self.matcher = Matcher(self.knowledge.vocabulary, self.knowledge.catalogue)
+    def __init__(self, loaded: Knowledge | None = None) -> None:
+        self.knowledge = known = loaded or knowledge()
+        self.names = NameReader(known.vocabulary, known.catalogue)
+        self.questions = QuestionReader(
+            known.vocabulary, self.names, frameworks=known.framework_names,
+            flavours={fl: info.display for fl, info in known.hardware.flavours.items()})
+        self.matcher = Matcher(known.vocabulary, known.catalogue, present=known.table.models())
         self.resolver = Resolver(self.knowledge, self.matcher)
 
     def ask(self, text: str) -> Answer:
@@ -26,8 +28,14 @@ class Engine:
         """Answer a button's follow-up: a named table model with the original narrowing."""
         if follow.model is None or follow.model not in self.knowledge.catalogue.models:
             return self.ask(follow.text or "")
-        question = Question(text=follow.model, language=follow.language,
-                            mentions=[Mention.naming(self.knowledge.catalogue[follow.model])],
-                            strategies=set(follow.strategies), seq_lens=list(follow.seq_lens),
-                            frameworks=set(follow.frameworks), flavours=set(follow.flavours))
+        known = self.knowledge
+        # A value written by this bot under another version of the data may name what this
+        # one does not know; that narrowing is dropped, never guessed at.
+        question = Question(
+            text=follow.model, language=follow.language,
+            mentions=[Mention.naming(known.catalogue[follow.model])],
+            strategies={s for s in follow.strategies if s in known.vocabulary.strategies},
+            seq_lens=list(follow.seq_lens),
+            frameworks={f for f in follow.frameworks if f in known.framework_names},
+            flavours={f for f in follow.flavours if f in known.hardware.flavours})
         return self.resolver.resolve(question)

@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass
 
 from bot.answer import Answer
-from bot.question import Language
-from bot.table import FLAVOURS, FRAMEWORKS, STRATEGIES, Flavour, Framework, Strategy
+from bot.language import Language
+from bot.table import is_id
 
 # Kept short: a question is re-read from this much of its text, enough for any real question.
 MAX_TEXT = 1000
@@ -21,10 +21,10 @@ class FollowUp:
     language: Language
     model: str | None = None
     text: str | None = None
-    strategies: tuple[Strategy, ...] = ()
+    strategies: tuple[str, ...] = ()
     seq_lens: tuple[int, ...] = ()
-    frameworks: tuple[Framework, ...] = ()
-    flavours: tuple[Flavour, ...] = ()
+    frameworks: tuple[str, ...] = ()
+    flavours: tuple[str, ...] = ()
 
     @classmethod
     def pick(cls, answer: Answer, model: str) -> FollowUp:
@@ -60,15 +60,16 @@ class FollowUp:
         if not (isinstance(model, str) or isinstance(text, str)):
             return None
 
-        def pick(key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+        def ids(key: str) -> tuple[str, ...]:
+            # Ids only; the engine answers a strategy or framework the table lacks as such.
             items = data.get(key) or []
-            return tuple(i for i in items if i in allowed) if isinstance(items, list) else ()
+            return tuple(i for i in items if isinstance(i, str) and len(i) <= 40 and is_id(i)
+                         )[:10] if isinstance(items, list) else ()
 
         seqs = data.get("q") or []
         return cls(language=data["l"], model=model if isinstance(model, str) else None,
                    text=text[:MAX_TEXT] if isinstance(text, str) else None,
-                   strategies=pick("s", STRATEGIES),  # type: ignore[arg-type]
+                   strategies=ids("s"),
                    seq_lens=tuple(int(q) for q in seqs if isinstance(q, int) and 0 < q < 10**7)
                    if isinstance(seqs, list) else (),
-                   frameworks=pick("f", FRAMEWORKS),  # type: ignore[arg-type]
-                   flavours=pick("h", FLAVOURS))  # type: ignore[arg-type]
+                   frameworks=ids("f"), flavours=ids("h"))

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from bot.question import Language
+from bot.language import Language
 
 TEXT: dict[Language, dict[str, str]] = {
     "en": {
-        "strategy.full": "full-parameter",
-        "strategy.lora": "LoRA",
         "seq": "seq {seq_len}",
         "card": "card",
         "cards": "cards",
@@ -32,20 +30,26 @@ TEXT: dict[Language, dict[str, str]] = {
         "help": "Ask me how many Ascend NPUs a model needs to fine-tune or train, e.g.\n"
                 "  qwen 2.5 72b lora 8k\n"
                 "  Qwen/Qwen2.5-72B-Instruct full\n"
-                "  llama3.1-70b full 4096 on LLaMA-Factory\n"
-                "Name the model (Hugging Face ids and typos are fine), and optionally full or "
-                "LoRA and a sequence length. I answer for MindSpeed-LLM and LLaMA-Factory on "
-                "Snt9B (cards) and Snt9B23 (DIE). Say \u201clist\u201d for every model.",
+                "  llama3.1-70b full 4096 on {framework}\n"
+                "Name the model (Hugging Face ids and typos are fine), and optionally "
+                "{strategies} and a sequence length. I answer for {frameworks} on {flavours}. "
+                "Say \u201clist\u201d for every model.",
+        "and": " and ",
+        "or": " or ",
+        "list_sep": ", ",
+        "flavour_unit": "{flavour} ({unit})",
+        "card_count": "{n} {word}",
         "note.no_model": "I didn't find a model name in that.",
         "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
                           "only: adjust to your job.",
         "note.below_node": "Below {cards} cards the doc advises training on one full node of "
                            "{cards}.",
-        "note.die_below_unit": "1 DIE is below the {unit}-DIE unit that parallel strategies use "
-                               "on Snt9B23: plan for {unit} DIE (one card).",
-        "note.full_below_lora": "{framework} at seq {seq_len}: full-parameter needs fewer cards "
-                                "than LoRA here, which is almost surely an error in the source. "
-                                "Check before you plan on it.",
+        "note.die_below_unit": "{count} {unit_name} is below the {unit}-{unit_name} unit that "
+                               "parallel strategies use on {flavour}: plan for {unit} "
+                               "{unit_name} ({unit_cards}).",
+        "note.suspect_strategy_order": "{framework} at seq {seq_len}: {heavier} needs fewer cards "
+                                       "than {lighter} here, which is almost surely an error in "
+                                       "the source. Check before you plan on it.",
         "note.one_entry_two_models": "The table has one entry for both DeepSeek-V3 and "
                                      "DeepSeek-R1.",
         "note.assumed": "You didn't say the {what}; {model} is the only table model that fits, "
@@ -59,8 +63,18 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.seq_not_listed": "The table lists {strategy} only up to seq {longest}, not "
                                "{seq_len}.",
         "note.strategy_not_listed": "The table lists no {strategies} entry for this model.",
-        "note.stage_not_covered": "The table covers only SFT and pre-training with full or "
-                                  "LoRA; it says nothing about {stage}.",
+        "note.stage_not_covered": "The table covers only SFT and pre-training with {strategies}; "
+                                  "it says nothing about {stage}.",
+        "note.stage_elsewhere": "{frameworks} train with it, but this version of the table has "
+                                "no column for them.",
+        "note.framework_not_in_table": "This version of the table ({date}) has no column for "
+                                       "{frameworks}, so it gives no count for it. Its columns "
+                                       "are {has}.",
+        "note.flavour_not_in_table": "This version of the table ({date}) has no {flavours} "
+                                     "column, so it gives no count for it. Its flavours are "
+                                     "{has}.",
+        "note.not_in_version": "{models}: in other versions of the ModelArts table, but not in "
+                               "this one ({date}).",
         "note.table_has": "The table has: {has}.",
         "note.other_mentions": "I answered for the first model only; ask again for: {names}.",
         "note.not_in_table": "",
@@ -73,16 +87,12 @@ TEXT: dict[Language, dict[str, str]] = {
         "home.how": "*How to ask*\nMention me in a channel (`@mincards qwen 2.5 72b lora 8k?`), "
                     "send me a DM (`Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡`), or use "
                     "`/mincards llama3.1-70b full`. English or Chinese; Hugging Face ids, links "
-                    "and typos are fine. Each answer gives MindSpeed-LLM and LLaMA-Factory on "
-                    "Snt9B (cards) and Snt9B23 (DIE, 2 per card), with nodes and the table's "
-                    "caveats.",
+                    "and typos are fine. Each answer gives {frameworks} on {flavours}, with "
+                    "nodes and the table's caveats.",
         "home.table": "*The table* (ModelArts, {date}; reference only). Per entry: "
-                      "MindSpeed-LLM Snt9B/Snt9B23 · LLaMA-Factory Snt9B/Snt9B23; "
-                      "Snt9B in cards, Snt9B23 in DIE, - = not supported.",
+                      "{columns}; {units}, - = not supported.",
     },
     "zh": {
-        "strategy.full": "全参",
-        "strategy.lora": "LoRA",
         "seq": "序列长度 {seq_len}",
         "card": "卡",
         "cards": "卡",
@@ -106,18 +116,23 @@ TEXT: dict[Language, dict[str, str]] = {
         "help": "问我微调或训练某个模型需要几张昇腾卡，例如：\n"
                 "  千问2.5-72B LoRA 8K 需要几张卡\n"
                 "  Qwen/Qwen2.5-72B-Instruct 全参\n"
-                "  llama3.1-70b 全参 4096 LLaMA-Factory\n"
-                "写上模型名（Hugging Face 名称、拼写错误都可以），可加全参或 LoRA、序列长度。"
-                "我会给出 MindSpeed-LLM 和 LLaMA-Factory 在 Snt9B（卡）和 Snt9B23（DIE）上的卡数。"
+                "  llama3.1-70b 全参 4096 {framework}\n"
+                "写上模型名（Hugging Face 名称、拼写错误都可以），可加{strategies}、序列长度。"
+                "我会给出 {frameworks} 在 {flavours} 上的卡数。"
                 "发送\u201c模型列表\u201d查看全部模型。",
+        "and": "和",
+        "or": "或",
+        "list_sep": "、",
+        "flavour_unit": "{flavour}（{unit}）",
+        "card_count": "{n} 张卡",
         "note.no_model": "没有在问题中找到模型名。",
         "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
                           "可按实际任务调整。",
         "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
-        "note.die_below_unit": "Snt9B23 上并行策略以 {unit} DIE 为最小单位，1 DIE 实际按 {unit} DIE"
-                               "（一张卡）规划。",
-        "note.full_below_lora": "{framework} 序列长度 {seq_len}：全参所需卡数少于 LoRA，"
-                                "很可能是源表的错误，规划前请核实。",
+        "note.die_below_unit": "{flavour} 上并行策略以 {unit} {unit_name} 为最小单位，"
+                               "{count} {unit_name} 实际按 {unit} {unit_name}（{unit_cards}）规划。",
+        "note.suspect_strategy_order": "{framework} 序列长度 {seq_len}：{heavier}所需卡数少于"
+                                       "{lighter}，很可能是源表的错误，规划前请核实。",
         "note.one_entry_two_models": "表中 DeepSeek-V3 与 DeepSeek-R1 共用一条配置。",
         "note.assumed": "你没有写明{what}；表中只有 {model} 符合，以下按它回答。",
         "what.version": "版本",
@@ -128,7 +143,13 @@ TEXT: dict[Language, dict[str, str]] = {
                             "可作为 {asked} 的上限。",
         "note.seq_not_listed": "表中{strategy}最长只列到序列长度 {longest}，没有 {seq_len}。",
         "note.strategy_not_listed": "表中该模型没有{strategies}配置。",
-        "note.stage_not_covered": "该表只覆盖 SFT 和预训练（全参或 LoRA），不涉及 {stage}。",
+        "note.stage_not_covered": "该表只覆盖 SFT 和预训练（{strategies}），不涉及 {stage}。",
+        "note.stage_elsewhere": "{frameworks} 支持该训练方式，但此版本的表中没有它们的列。",
+        "note.framework_not_in_table": "此版本的表（{date}）没有 {frameworks} 的列，因此没有它的"
+                                       "卡数。表中的框架是 {has}。",
+        "note.flavour_not_in_table": "此版本的表（{date}）没有 {flavours} 规格的列，因此没有它的"
+                                     "卡数。表中的规格是 {has}。",
+        "note.not_in_version": "{models}：在其他版本的 ModelArts 表中有，但此版本（{date}）没有。",
         "note.table_has": "表中有：{has}。",
         "note.other_mentions": "只回答了第一个模型；其他模型请单独再问：{names}。",
         "note.not_in_table": "",
@@ -139,7 +160,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "blocks.asked": "所问",
         "home.title": "mincards：最小昇腾卡数",
         "home.how": "*怎么问*\n在频道里 @我，私信我，或使用 `/mincards`。",
-        "home.table": "*配置表*（ModelArts，{date}，仅供参考）。",
+        "home.table": "*配置表*（ModelArts，{date}，仅供参考）。每条：{columns}；{units}，"
+                      "- 表示不支持。",
     },
 }
 

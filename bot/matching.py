@@ -5,6 +5,7 @@ Version, size and variant must be equal: a mention that differs in any of them f
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -27,8 +28,15 @@ class Match:
 
 
 class Matcher:
-    def __init__(self, vocabulary: Vocabulary, catalogue: Catalogue) -> None:
+    """Fits mentions to the models of the loaded table (`present`: its model keys; None: every
+    catalogue model). Catalogue models the table lacks are only ever named as such."""
+
+    def __init__(self, vocabulary: Vocabulary, catalogue: Catalogue,
+                 present: Collection[str] | None = None) -> None:
         self.catalogue = catalogue
+        keys = set(catalogue.models if present is None else present)
+        self._present = tuple(i for i in catalogue if i.key in keys)
+        self._absent = tuple(i for i in catalogue if i.key not in keys)
         self._optional_variants = set(vocabulary.variants.optional)
         self._family_of = {name.replace("-", ""): key for key, words in
                            vocabulary.families.items() for name in words.names}
@@ -53,8 +61,12 @@ class Matcher:
             return False
         return not (mention.active and info.active != mention.active)
 
+    def match_absent(self, mention: Mention) -> tuple[ModelInfo, ...]:
+        """Catalogue models the mention fits that this version of the table does not list."""
+        return tuple(i for i in self._absent if self.fits(i, mention))
+
     def match(self, mention: Mention) -> Match:
-        models = tuple(i for i in self.catalogue if self.fits(i, mention))
+        models = tuple(i for i in self._present if self.fits(i, mention))
         assumed: list[str] = []
         if len(models) == 1:
             info = models[0]
@@ -70,7 +82,7 @@ class Matcher:
     @cached_property
     def _spellings(self) -> dict[str, str]:
         return {info.key: f"{info.family} {' '.join(info.versions)} {info.variant or ''} "
-                          f"{info.size} {info.display}".lower() for info in self.catalogue}
+                          f"{info.size} {info.display}".lower() for info in self._present}
 
     def _look_alike_families(self, word: str) -> set[str]:
         """Table families whose names look like a word (mistral ~ mixtral, internlm ~ internvl)."""
@@ -84,8 +96,8 @@ class Matcher:
         elif mention.other_family:
             families = self._look_alike_families(mention.other_family)
         else:
-            families = {i.family for i in self.catalogue}
-        pool = [i for i in self.catalogue if i.family in families]
+            families = {i.family for i in self._present}
+        pool = [i for i in self._present if i.family in families]
 
         # A variant the person named first, then the same size, the same version, the spelling.
         def closeness(info: ModelInfo) -> tuple[bool, bool, bool, float]:

@@ -80,7 +80,7 @@ class NameReader:
         self._suffixes = set(v.suffixes)
         # Any word the vocabulary gives a meaning to is not a misspelt family.
         self._known_words = (self._table_variants | self._distinct | self._suffixes
-                             | {w for ws in vocabulary.strategies.values() for w in ws}
+                             | {w for w, _ in vocabulary.strategy_words()}
                              | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered))
         self._aliases: dict[str, str] = {}
         for info in catalogue:

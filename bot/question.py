@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
+from bot.language import Language, language_of
 from bot.names import Mention, NameReader
-from bot.table import Flavour, Framework, Strategy
-from bot.vocabulary import Vocabulary, compile_phrases, phrase_pattern
-
-Language = Literal["en", "zh"]
+from bot.phrases import PhraseIndex, compile_phrases, phrase_pattern
+from bot.vocabulary import Vocabulary
 
 # Questions are a line or two; reading further only costs time, and no model name is that long.
 MAX_READ = 2000
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _HF_URL = re.compile(
     r"https?://(?:www\.)?(?:huggingface\.co|hf\.co|modelscope\.cn/models|hf-mirror\.com)"
     r"/(?:models/)?([\w.-]+)/([\w.-]+)[^\s|>]*")
@@ -35,10 +33,10 @@ class Question:
     text: str
     language: Language
     mentions: list[Mention] = field(default_factory=list)
-    strategies: set[Strategy] = field(default_factory=set)
+    strategies: set[str] = field(default_factory=set)
     seq_lens: list[int] = field(default_factory=list)
-    frameworks: set[Framework] = field(default_factory=set)
-    flavours: set[Flavour] = field(default_factory=set)
+    frameworks: set[str] = field(default_factory=set)
+    flavours: set[str] = field(default_factory=set)
     uncovered_stage: str | None = None
     wants_list: bool = False
     wants_help: bool = False
@@ -46,10 +44,6 @@ class Question:
     @property
     def mention(self) -> Mention | None:
         return next((m for m in self.mentions if m.named), None)
-
-
-def language_of(text: str) -> Language:
-    return "zh" if _CJK.search(text) else "en"
 
 
 def _clean(text: str) -> str:
@@ -60,9 +54,15 @@ def _clean(text: str) -> str:
 
 
 class QuestionReader:
-    """Reads questions; built once from the vocabulary, then cheap per question."""
+    """Reads questions; built once from the vocabulary, then cheap per question.
 
-    def __init__(self, vocabulary: Vocabulary, names: NameReader) -> None:
+    `frameworks` and `flavours` map each id a question may name to its name (the table's
+    frameworks with their page names, then the vocabulary's others; the hardware's flavours).
+    """
+
+    def __init__(self, vocabulary: Vocabulary, names: NameReader,
+                 frameworks: Mapping[str, str] | None = None,
+                 flavours: Mapping[str, str] | None = None) -> None:
         self.vocabulary = vocabulary
         self.names = names
         cjk_families = [(w, key) for key, fam in vocabulary.families.items() for w in fam.cjk]
@@ -70,10 +70,23 @@ class QuestionReader:
         self._cjk_family = sorted(cjk_families, key=lambda p: len(p[0]), reverse=True)
         orgs = phrase_pattern(vocabulary.orgs.names).replace(r"[\s_-]?", "-")
         self._org = re.compile(rf"(?:{orgs})/|(?<![\w./-])[a-z][a-z_.-]*/(?=[a-z][\w.-]*\d)")
-        self._frameworks = [(fw, compile_phrases(p)) for fw, p in vocabulary.frameworks.items()]
-        self._flavours = [(fl, compile_phrases(p)) for fl, p in vocabulary.flavours.items()]
-        self._strategies = [(s, compile_phrases(p)) for s, p in vocabulary.strategies.items()]
-        self._uncovered = compile_phrases(vocabulary.stages.uncovered)
+        frameworks = frameworks or {}
+        # A framework's own name, then the vocabulary's other words for it; never a shorter
+        # name read out of a longer one (MindSpeed-RL is not MindSpeed-LLM).
+        self._frameworks = PhraseIndex(
+            [(name, key) for key, name in frameworks.items()]
+            + [(w, key) for key, fw in vocabulary.frameworks.items() for w in fw.words],
+            attached=False)
+        flavours = flavours or {}
+        self._flavours = PhraseIndex(
+            [(p, key) for key, display in flavours.items() for p in (display, key)]
+            + [(w, key) for key, words in vocabulary.flavours.items() for w in words])
+        self._strategies = PhraseIndex(vocabulary.strategy_words())
+        # A stage the vocabulary makes a strategy (a page that adds GRPO rows) is asked about,
+        # no longer outside the table.
+        strategy_words = {w.lower() for w, _ in vocabulary.strategy_words()}
+        self._uncovered = compile_phrases([w for w in vocabulary.stages.uncovered
+                                           if w.lower() not in strategy_words])
         self._covered = compile_phrases(vocabulary.stages.covered)
         units = phrase_pattern(vocabulary.quantities.units)
         self._quantity = re.compile(rf"(?<![\w.])\d+\s*(?:{units})")
@@ -112,21 +125,15 @@ class QuestionReader:
     def read(self, raw: str) -> Question:
         question = Question(text=raw, language=language_of(raw))
         text = self.normalize(raw)
-        for fw, pattern in self._frameworks:
-            found, text = self._take(pattern, text)
-            if found:
-                question.frameworks.add(fw)
-        for fl, pattern in self._flavours:
-            found, text = self._take(pattern, text)
-            if found:
-                question.flavours.add(fl)
+        frameworks, text = self._frameworks.take(text)
+        question.frameworks.update(frameworks)
+        flavours, text = self._flavours.take(text)
+        question.flavours.update(flavours)
         found, text = self._take(self._uncovered, text)
         if found:
             question.uncovered_stage = found[0].group(0).strip()
-        for strategy, pattern in self._strategies:
-            found, text = self._take(pattern, text)
-            if found:
-                question.strategies.add(strategy)
+        strategies, text = self._strategies.take(text)
+        question.strategies.update(strategies)
         _, text = self._take(self._covered, text)
         _, text = self._take(self._quantity, text)
         seqs: list[int] = []

@@ -8,10 +8,20 @@ from bot.answer import Answer
 from bot.followup import FollowUp
 from bot.i18n import t
 from bot.knowledge import Knowledge
-from bot.render_text import count_text, entry_heading, note_text, render_text
+from bot.language import Language
+from bot.render_text import (
+    asked_columns,
+    count_text,
+    entry_heading,
+    flavour_units,
+    framework_list,
+    help_text,
+    note_text,
+    render_text,
+)
 from bot.slack_limits import SlackLimits, limits
 from bot.slack_text import code, escape
-from bot.table import FLAVOURS, FRAMEWORKS, Entry
+from bot.table import NOT_SUPPORTED, Entry
 
 Block = dict[str, Any]
 PICK_ACTION = "pick_model"  # action_id prefix; one button per candidate: pick_model_0, ...
@@ -55,26 +65,29 @@ def button(label: str, action_id: str, value: str, lim: SlackLimits,
     return out
 
 
-def _entry_block(knowledge: Knowledge, answer: Answer, entry: Entry, lim: SlackLimits) -> Block:
+def _entry_blocks(knowledge: Knowledge, answer: Answer, entry: Entry,
+                  lim: SlackLimits) -> list[Block]:
+    """One section per entry, a field per framework and flavour (one for a framework that does
+    not support it); more sections when a wide table has more fields than one section holds."""
     hw = knowledge.hardware
     lang = answer.language
+    asked = set(asked_columns(knowledge, answer))
     fields = []
-    for fw in FRAMEWORKS:
-        counts = entry.counts(fw)
-        name = hw.frameworks[fw].display
-        if not counts.supported:
-            fields.append(_mrkdwn(f"*{name}*\n{t(lang, 'not_supported')}"))
+    for fw in knowledge.table.framework_ids:
+        name = knowledge.framework_names[fw]
+        if not entry.supports(fw):
+            fields.append(_mrkdwn(f"*{escape(name)}*\n{t(lang, 'not_supported')}"))
             continue
-        for fl in FLAVOURS:
-            asked = (fw in answer.frameworks or not answer.frameworks) and (
-                fl in answer.flavours or not answer.flavours) and bool(
-                answer.frameworks or answer.flavours)
-            mark = "▶ " if asked else ""
-            value = count_text(hw, lang, fl, getattr(counts, fl))
-            fields.append(_mrkdwn(_clip(f"{mark}*{name} · {hw.flavours[fl].display}*\n{value}",
-                                        lim.max_field_text)))
-    return {"type": "section", "text": _mrkdwn(f"*{escape(entry_heading(lang, entry))}*"),
-            "fields": fields[: lim.max_section_fields]}
+        for fl in knowledge.table.flavours:
+            mark = "▶ " if (fw, fl) in asked else ""
+            value = count_text(hw, lang, fl, entry.count(fw, fl))
+            fields.append(_mrkdwn(_clip(f"{mark}*{escape(name)} · {hw.flavours[fl].display}*\n"
+                                        f"{value}", lim.max_field_text)))
+    per = lim.max_section_fields
+    chunks = [fields[i:i + per] for i in range(0, len(fields), per)]
+    heading = _mrkdwn(f"*{escape(entry_heading(knowledge, lang, entry))}*")
+    return [{"type": "section", **({"text": heading} if i == 0 else {}), "fields": chunk}
+            for i, chunk in enumerate(chunks)]
 
 
 def _notes(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
@@ -128,10 +141,11 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
         info = cat[answer.models[0]]
         blocks.append(header(t(lang, "lookup.title", model=info.display), lim))
         blocks.append(context([t(lang, "blocks.source",
-                                 date=knowledge.table.source.date.isoformat(),
+                                 date=knowledge.table.source.date_text(),
                                  key=code(info.key))], lim))
-        # A model has at most 4 entries (2 strategies x 2 lengths): far below the block limit.
-        blocks += [_entry_block(knowledge, answer, e, lim) for e in answer.rows]
+        # A model has a handful of entries (strategies x lengths): far below the block limit.
+        for e in answer.rows:
+            blocks += _entry_blocks(knowledge, answer, e, lim)
         blocks += _notes(knowledge, answer, lim)
     elif answer.intent == "ambiguous":
         blocks.append(section(t(lang, "ambiguous", asked=asked) if asked
@@ -152,7 +166,7 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
         blocks += _list_blocks(knowledge, answer, lim)
         blocks += _notes(knowledge, answer, lim)
     else:
-        blocks.append(section(escape(t(lang, "help")), lim))
+        blocks.append(section(escape(help_text(knowledge, lang)), lim))
         blocks += _notes(knowledge, answer, lim)
     if shareable and question is not None:
         blocks.append({"type": "actions", "block_id": SHARE_BLOCK, "elements": [
@@ -174,26 +188,37 @@ def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None
 
 
 def _home_model(knowledge: Knowledge, key: str) -> str:
-    hw = knowledge.hardware
     info = knowledge.catalogue[key]
+    table = knowledge.table
     lines = [f"*{escape(info.display)}*  {code(info.key)}"]
-    for e in knowledge.table.entries_for(key):
+    for e in table.entries_for(key):
         cells = []
-        for fw in FRAMEWORKS:
-            c = e.counts(fw)
-            pair = "/".join("-" if getattr(c, fl) is None else str(getattr(c, fl))
-                            for fl in FLAVOURS)
-            cells.append(f"{hw.frameworks[fw].display} {pair}")
-        lines.append(f"{e.strategy} {e.seq_len}: " + " · ".join(cells))
+        for fw in table.framework_ids:
+            pair = "/".join(NOT_SUPPORTED if (c := e.count(fw, fl)) is None else str(c)
+                            for fl in table.flavours)
+            cells.append(f"{escape(knowledge.framework_names[fw])} {pair}")
+        lines.append(f"{escape(knowledge.strategy_label(e.strategy, 'en'))} {e.seq_len}: "
+                     + " · ".join(cells))
     return "\n".join(lines)
 
 
 def home_view(knowledge: Knowledge) -> dict[str, Any]:
     """The App Home tab: how to ask, then the whole table, one section per model."""
     lim = limits()
-    date = knowledge.table.source.date.isoformat()
-    blocks: list[Block] = [header(t("en", "home.title"), lim), section(t("en", "home.how"), lim),
-                           section(t("zh", "home.how"), lim), {"type": "divider"},
-                           section(t("en", "home.table", date=date), lim)]
-    blocks += [section(_home_model(knowledge, key), lim) for key in knowledge.table.models()]
+    table = knowledge.table
+    flavours = "/".join(knowledge.flavour_display(fl) for fl in table.flavours)
+    columns = " · ".join(f"{escape(fw.name)} {flavours}" for fw in table.frameworks)
+
+    def how(lang: Language) -> Block:
+        return section(t(lang, "home.how",
+                         frameworks=escape(framework_list(knowledge, lang,
+                                                          list(table.framework_ids))),
+                         flavours=flavour_units(knowledge, lang)), lim)
+
+    blocks: list[Block] = [header(t("en", "home.title"), lim), how("en"), how("zh"),
+                           {"type": "divider"},
+                           section(t("en", "home.table", date=table.source.date_text(),
+                                     columns=columns, units=flavour_units(knowledge, "en")),
+                                   lim)]
+    blocks += [section(_home_model(knowledge, key), lim) for key in table.models()]
     return {"type": "home", "blocks": blocks[: lim.max_home_blocks]}

@@ -7,16 +7,23 @@ from typing import Any
 from bot.answer import Answer
 from bot.knowledge import Knowledge
 from bot.render_text import render_text
-from bot.table import FLAVOURS, FRAMEWORKS, Entry
+from bot.table import Entry, Table
 
 
-def row_json(entry: Entry) -> dict[str, Any]:
+def row_json(table: Table, entry: Entry) -> dict[str, Any]:
+    """One entry: a key per framework of the loaded table, each {flavour id: count or null}."""
     return {
         "model": entry.model,
         "strategy": entry.strategy,
         "seq_len": entry.seq_len,
-        **{fw: {fl: getattr(entry.counts(fw), fl) for fl in FLAVOURS} for fw in FRAMEWORKS},
+        **{fw: {fl: entry.count(fw, fl) for fl in table.flavours} for fw in table.framework_ids},
     }
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """Which version of the table answered, and its columns."""
+    return {"date": table.source.date_text(), "title": table.source.title,
+            "frameworks": list(table.framework_ids), "flavours": list(table.flavours)}
 
 
 def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
@@ -24,8 +31,9 @@ def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
         "intent": answer.intent,
         "models": list(answer.models),
         "candidates": list(answer.candidates),
-        "rows": [row_json(e) for e in answer.rows],
+        "rows": [row_json(knowledge.table, e) for e in answer.rows],
         "text": render_text(knowledge, answer),
         "language": answer.language,
         "notes": [{"kind": n.kind, **n.args} for n in answer.notes],
+        "table": table_json(knowledge.table),
     }

@@ -6,15 +6,15 @@ from bot.answer import Answer, Note
 from bot.hardware import Hardware
 from bot.i18n import t
 from bot.knowledge import Knowledge
-from bot.question import Language
-from bot.table import FLAVOURS, FRAMEWORKS, Counts, Entry, Flavour, Framework
+from bot.language import Language
+from bot.table import Entry
 
 
 def _plural(language: Language, n: int, one: str, many: str) -> str:
     return t(language, one if n == 1 else many)
 
 
-def count_text(hw: Hardware, language: Language, flavour: Flavour, count: int | None) -> str:
+def count_text(hw: Hardware, language: Language, flavour: str, count: int | None) -> str:
     """'16 cards, 2 nodes' or '16 DIE (8 cards), 1 node'; 'not supported' for None."""
     if count is None:
         return t(language, "not_supported")
@@ -30,51 +30,129 @@ def count_text(hw: Hardware, language: Language, flavour: Flavour, count: int | 
              nodes_word=_plural(language, nodes, "node", "nodes"))
 
 
-def framework_line(hw: Hardware, language: Language, framework: Framework, counts: Counts) -> str:
-    if not counts.supported:
-        return f"{hw.frameworks[framework].display}: {t(language, 'not_supported')}"
-    cells = [f"{hw.flavours[fl].display} {count_text(hw, language, fl, getattr(counts, fl))}"
-             for fl in FLAVOURS]
-    return f"{hw.frameworks[framework].display}: " + " | ".join(cells)
+def join_words(language: Language, items: list[str], last: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C' (in Chinese with 、 and 和)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t(language, "list_sep").join(items[:-1]) + t(language, last) + items[-1]
 
 
-def entry_heading(language: Language, entry: Entry) -> str:
-    return (f"{t(language, 'strategy.' + entry.strategy)} · "
+def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
+                   framework: str) -> str:
+    hw = knowledge.hardware
+    name = knowledge.framework_names[framework]
+    if not entry.supports(framework):
+        return f"{name}: {t(language, 'not_supported')}"
+    cells = [f"{hw.flavours[fl].display} "
+             f"{count_text(hw, language, fl, entry.count(framework, fl))}"
+             for fl in knowledge.table.flavours]
+    return f"{name}: " + " | ".join(cells)
+
+
+def entry_heading(knowledge: Knowledge, language: Language, entry: Entry) -> str:
+    return (f"{knowledge.strategy_label(entry.strategy, language)} · "
             f"{t(language, 'seq', seq_len=entry.seq_len)}")
 
 
-def _strategy_words(language: Language, strategies: list[str]) -> str:
-    return "/".join(t(language, f"strategy.{s}") for s in strategies)
+def flavour_units(knowledge: Knowledge, language: Language) -> str:
+    """'Snt9B (cards) and Snt9B23 (DIE)': the table's flavours and what each counts."""
+    hw = knowledge.hardware
+    return join_words(language, [
+        t(language, "flavour_unit", flavour=hw.flavours[fl].display,
+          unit=t(language, "cards") if hw.flavours[fl].unit == "card" else hw.flavours[fl].unit)
+        for fl in knowledge.table.flavours])
+
+
+def framework_list(knowledge: Knowledge, language: Language, ids: list[str],
+                   last: str = "and") -> str:
+    return join_words(language, [knowledge.framework_names.get(f, f) for f in ids], last)
+
+
+def help_text(knowledge: Knowledge, language: Language) -> str:
+    table = knowledge.table
+    return t(language, "help", framework=table.frameworks[-1].name,
+             strategies=join_words(language, [knowledge.strategy_label(s, language)
+                                               for s in table.strategies()], "or"),
+             frameworks=framework_list(knowledge, language, list(table.framework_ids)),
+             flavours=flavour_units(knowledge, language))
 
 
 def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
     """One note as a sentence; '' for notes that only carry data."""
     args = dict(note.args)
     catalogue = knowledge.catalogue
+    hw = knowledge.hardware
+
+    def label(strategy: str) -> str:
+        return knowledge.strategy_label(strategy, language)
+
     if "model" in args:
         args["model"] = catalogue[args["model"]].display
-    if "strategy" in args:
-        args["strategy"] = t(language, f"strategy.{args['strategy']}")
+    for key in ("strategy", "heavier", "lighter"):
+        if key in args:
+            args[key] = label(args[key])
+    if "framework" in args:
+        args["framework"] = knowledge.framework_names.get(args["framework"], args["framework"])
+    if "frameworks" in args:
+        args["frameworks"] = framework_list(knowledge, language, args["frameworks"])
+    if "flavour" in args:
+        info = hw.flavours[args["flavour"]]
+        args["flavour"] = info.display
+    if note.kind == "die_below_unit":
+        info = hw.flavours[note.args["flavour"]]
+        cards = info.cards(args["unit"])
+        args["unit_name"] = info.unit
+        args["unit_cards"] = t(language, "card_count", n=cards,
+                               word=_plural(language, cards, "card", "cards"))
     if note.kind == "strategy_not_listed":
-        args["strategies"] = _strategy_words(language, args["strategies"])
+        args["strategies"] = "/".join(label(s) for s in args["strategies"])
+    if note.kind == "stage_not_covered":
+        args["strategies"] = join_words(language, [label(s) for s in args["strategies"]], "or")
     if note.kind == "assumed":
         args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
     if note.kind == "table_has":
-        args["has"] = "; ".join(
-            f"{t(language, 'strategy.' + s)} @ {', '.join(str(n) for n in seqs)}"
-            for s, seqs in args["has"])
+        args["has"] = "; ".join(f"{label(s)} @ {', '.join(str(n) for n in seqs)}"
+                                for s, seqs in args["has"])
+    if note.kind == "framework_not_in_table":
+        args["has"] = framework_list(knowledge, language, args["has"])
+    if note.kind == "flavour_not_in_table":
+        args["flavours"] = join_words(language, [hw.flavours[f].display
+                                                 for f in args["flavours"]], "or")
+        args["has"] = join_words(language, [hw.flavours[f].display for f in args["has"]])
+    if note.kind == "not_in_version":
+        args["models"] = join_words(language, [catalogue[m].display for m in args["models"]])
     if note.kind == "other_mentions":
         args["names"] = ", ".join(args["names"])
-    return t(language, f"note.{note.kind}", **args)
+    text = t(language, f"note.{note.kind}", **args)
+    if note.kind == "stage_not_covered" and note.args.get("frameworks"):
+        text += " " + t(language, "note.stage_elsewhere", frameworks=args["frameworks"])
+    return text
+
+
+def asked_columns(knowledge: Knowledge, answer: Answer) -> list[tuple[str, str]]:
+    """The (framework, flavour) columns the question narrowed to; [] when it named none."""
+    table = knowledge.table
+    frameworks = [f for f in answer.frameworks if table.framework(f)]
+    flavours = [f for f in answer.flavours if f in table.flavours]
+    if not frameworks and not flavours:
+        return []
+    return [(fw, fl) for fw in frameworks or table.framework_ids
+            for fl in flavours or table.flavours]
 
 
 def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str]:
     hw = knowledge.hardware
-    frameworks = answer.frameworks or FRAMEWORKS
-    flavours = answer.flavours or FLAVOURS
-    return [f"{hw.frameworks[fw].display} · {hw.flavours[fl].display}: "
-            f"{count_text(hw, answer.language, fl, getattr(entry.counts(fw), fl))}"
-            for fw in frameworks for fl in flavours]
+    cells: list[str] = []
+    for fw, fl in asked_columns(knowledge, answer):
+        name = knowledge.framework_names[fw]
+        if not entry.supports(fw):
+            line = f"{name}: {t(answer.language, 'not_supported')}"
+            if line not in cells:
+                cells.append(line)
+            continue
+        cells.append(f"{name} · {hw.flavours[fl].display}: "
+                     f"{count_text(hw, answer.language, fl, entry.count(fw, fl))}")
+    return cells
 
 
 def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
@@ -86,7 +164,6 @@ def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
 
 def render_text(knowledge: Knowledge, answer: Answer) -> str:
     lang = answer.language
-    hw = knowledge.hardware
     cat = knowledge.catalogue
     lines: list[str] = []
     if answer.intent == "lookup":
@@ -95,10 +172,10 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
                      f"{t(lang, 'table_name', key=info.key)}")
         for entry in answer.rows:
             lines.append("")
-            lines.append(entry_heading(lang, entry))
-            if answer.frameworks or answer.flavours:
-                lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
-            lines += [f"  {framework_line(hw, lang, fw, entry.counts(fw))}" for fw in FRAMEWORKS]
+            lines.append(entry_heading(knowledge, lang, entry))
+            lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
+            lines += [f"  {framework_line(knowledge, lang, entry, fw)}"
+                      for fw in knowledge.table.framework_ids]
     elif answer.intent == "ambiguous":
         lines.append(t(lang, "ambiguous", asked=f"\u201c{answer.asked}\u201d") if answer.asked
                      else t(lang, "ambiguous.plain"))
@@ -120,7 +197,7 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
             display = knowledge.vocabulary.families[family].display
             lines.append("- " + t(lang, "list.family", family=display, models=", ".join(names)))
     else:
-        lines.append(t(lang, "help"))
+        lines.append(help_text(knowledge, lang))
     notes = _notes_block(knowledge, answer)
     if notes:
         lines += ["", *notes]

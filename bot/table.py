@@ -1,61 +1,77 @@
-"""The ModelArts minimum-card table: its entries, its source, and the CSV file that holds it."""
+"""The ModelArts minimum-card table: its frameworks, flavours, entries and source, and its CSV file.
+
+Nothing here names a framework, flavour or strategy: the table knows its own columns, read from
+the page's header by `mincards import-table` and kept in data/table.csv.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
-from collections.abc import Iterable, Iterator
-from datetime import date
+import unicodedata
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.errors import DataError
 
-Strategy = Literal["full", "lora"]
-STRATEGIES: tuple[Strategy, ...] = ("full", "lora")
-Framework = Literal["mindspeed_llm", "llama_factory"]
-FRAMEWORKS: tuple[Framework, ...] = ("mindspeed_llm", "llama_factory")
-Flavour = Literal["snt9b", "snt9b23"]
-FLAVOURS: tuple[Flavour, ...] = ("snt9b", "snt9b23")
-
 NOT_SUPPORTED = "-"
-COLUMNS: tuple[str, ...] = (
-    "model", "strategy", "seq_len", *(f"{fw}_{fl}" for fw in FRAMEWORKS for fl in FLAVOURS)
-)
+KEY_COLUMNS: tuple[str, ...] = ("model", "strategy", "seq_len")
+# A count column is "<framework id>.<flavour id>"; ids never hold a '.', so the split is exact.
+COLUMN_SEP = "."
 _META = re.compile(r"^#\s*(title|date|note):\s*(.*)$")
+_FRAMEWORK_META = re.compile(r"^#\s*framework:\s*([a-z0-9_]+)\s*=\s*(.+?)\s*$")
+_ID = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
+_ID_RUN = re.compile(r"[^a-z0-9]+")
+_COUNT = re.compile(r"^\d+$")
+
+# flavour id -> count; None where the framework does not support the entry.
+Counts = Mapping[str, int | None]
 
 
-class Counts(BaseModel):
-    """One framework's minimum: cards on Snt9B, DIE on Snt9B23; None where not supported."""
+def page_id(name: str) -> str:
+    """The id of a name on the page: lower-cased, every run of other characters one '_'.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    snt9b: PositiveInt | None
-    snt9b23: PositiveInt | None
-
-    @property
-    def supported(self) -> bool:
-        return self.snt9b is not None or self.snt9b23 is not None
+    'MindSpeed-LLM' -> 'mindspeed_llm', 'Llama-Factory' -> 'llama_factory', 'Snt9b' -> 'snt9b'.
+    """
+    return _ID_RUN.sub("_", unicodedata.normalize("NFKC", name).lower()).strip("_")
 
 
-class Entry(BaseModel):
-    """One (model, strategy, seq_len) row of the table."""
+def is_id(text: str) -> bool:
+    return bool(_ID.match(text))
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+@dataclass(frozen=True)
+class FrameworkColumn:
+    """A framework the table has a column group for: its id and its name as the page writes it."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One (model, strategy, seq_len) row: for each framework, a count per flavour."""
+
     model: str
-    strategy: Strategy
-    seq_len: PositiveInt
-    mindspeed_llm: Counts
-    llama_factory: Counts
+    strategy: str
+    seq_len: int
+    counts: Mapping[str, Counts]
 
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.model, self.strategy, self.seq_len)
 
-    def counts(self, framework: Framework) -> Counts:
-        return self.mindspeed_llm if framework == "mindspeed_llm" else self.llama_factory
+    def count(self, framework: str, flavour: str) -> int | None:
+        return self.counts[framework][flavour]
+
+    def supports(self, framework: str) -> bool:
+        return any(c is not None for c in self.counts[framework].values())
 
 
 class Source(BaseModel):
@@ -63,27 +79,58 @@ class Source(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     title: str
-    date: date
+    # A page may carry no date (the markdown export does not); data/table.csv always has one.
+    date: dt.date | None = None
     note: str = ""
 
+    def date_text(self) -> str:
+        return self.date.isoformat() if self.date else "undated"
 
-class Table(BaseModel):
+
+@dataclass(frozen=True)
+class Table:
     """The whole table, in the order of the source."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     source: Source
-    entries: tuple[Entry, ...]
+    frameworks: tuple[FrameworkColumn, ...]
+    flavours: tuple[str, ...]
+    entries: tuple[Entry, ...] = field(repr=False)
+
+    @cached_property
+    def _by_model(self) -> dict[str, tuple[Entry, ...]]:
+        out: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            out.setdefault(e.model, []).append(e)
+        return {m: tuple(es) for m, es in out.items()}
 
     def models(self) -> tuple[str, ...]:
         """Table model names in source order, each once."""
-        return tuple(dict.fromkeys(e.model for e in self.entries))
+        return tuple(self._by_model)
 
     def entries_for(self, model: str) -> tuple[Entry, ...]:
-        return tuple(e for e in self.entries if e.model == model)
+        return self._by_model.get(model, ())
+
+    @property
+    def framework_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.frameworks)
+
+    def framework(self, framework_id: str) -> FrameworkColumn | None:
+        return next((f for f in self.frameworks if f.id == framework_id), None)
+
+    def strategies(self) -> tuple[str, ...]:
+        """The strategies the table lists, in order of first appearance."""
+        return tuple(dict.fromkeys(e.strategy for e in self.entries))
+
+    def columns(self) -> tuple[tuple[str, str], ...]:
+        """Every (framework id, flavour id) count column, framework by framework."""
+        return tuple((fw.id, fl) for fw in self.frameworks for fl in self.flavours)
 
 
-def _cell(value: Counts | None, flavour: Flavour) -> str:
-    count = getattr(value, flavour) if value is not None else None
+def column_name(framework: str, flavour: str) -> str:
+    return f"{framework}{COLUMN_SEP}{flavour}"
+
+
+def _cell(count: int | None) -> str:
     return NOT_SUPPORTED if count is None else str(count)
 
 
@@ -91,16 +138,19 @@ def dump_table(table: Table) -> str:
     """The table as the CSV text of data/table.csv (the importer writes exactly this)."""
     out = io.StringIO()
     out.write(f"# title: {table.source.title}\n")
-    out.write(f"# date: {table.source.date.isoformat()}\n")
+    out.write(f"# date: {table.source.date_text()}\n")
     if table.source.note:
         out.write(f"# note: {table.source.note}\n")
-    out.write("# Snt9B columns count cards, Snt9B23 columns count DIE; '-' means not supported.\n")
+    for fw in table.frameworks:
+        out.write(f"# framework: {fw.id} = {fw.name}\n")
+    out.write("# Count columns are <framework>.<flavour>, each in its flavour's unit "
+              "(data/hardware.toml); '-' means not supported.\n")
     out.write("# Generated by `mincards import-table`; edit by hand only to fix a typo.\n")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow([*KEY_COLUMNS, *(column_name(fw, fl) for fw, fl in table.columns())])
     for e in table.entries:
         writer.writerow([e.model, e.strategy, e.seq_len]
-                        + [_cell(e.counts(fw), fl) for fw in FRAMEWORKS for fl in FLAVOURS])
+                        + [_cell(e.count(fw, fl)) for fw, fl in table.columns()])
     return out.getvalue()
 
 
@@ -110,59 +160,123 @@ def _numbered_rows(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list
             yield number, [cell.strip() for cell in row]
 
 
-def _entry_from_row(path: Path, number: int, row: list[str]) -> Entry:
-    if len(row) < len(COLUMNS):
-        raise DataError(path, "missing value", number, COLUMNS[len(row)])
-    if len(row) > len(COLUMNS):
-        raise DataError(path, f"{len(row)} values where {len(COLUMNS)} are expected", number)
-    cells = dict(zip(COLUMNS, row, strict=True))
-    for name, value in cells.items():
+@dataclass(frozen=True)
+class _Layout:
+    """What the header row says: the count columns, as (framework, flavour) in file order."""
+
+    columns: tuple[tuple[str, str], ...]
+    frameworks: tuple[str, ...]
+    flavours: tuple[str, ...]
+
+
+def _split_column(name: str) -> tuple[str, str] | None:
+    if COLUMN_SEP in name:
+        framework, _, flavour = name.partition(COLUMN_SEP)
+    else:
+        # The first format wrote mindspeed_llm_snt9b: flavour ids there hold no '_'.
+        framework, _, flavour = name.rpartition("_")
+    return (framework, flavour) if is_id(framework) and is_id(flavour) else None
+
+
+def _layout(path: Path, line: int, header: list[str]) -> _Layout:
+    if tuple(header[: len(KEY_COLUMNS)]) != KEY_COLUMNS:
+        raise DataError(path, f"header must start with {','.join(KEY_COLUMNS)}", line)
+    columns: list[tuple[str, str]] = []
+    for name in header[len(KEY_COLUMNS):]:
+        split = _split_column(name)
+        if split is None:
+            raise DataError(path, f"column {name!r} is not <framework>.<flavour>", line)
+        if split in columns:
+            raise DataError(path, f"column {name!r} appears twice", line)
+        columns.append(split)
+    if not columns:
+        raise DataError(path, "no count columns after seq_len", line)
+    frameworks = tuple(dict.fromkeys(fw for fw, _ in columns))
+    flavours = tuple(dict.fromkeys(fl for _, fl in columns))
+    missing = [column_name(fw, fl) for fw in frameworks for fl in flavours
+               if (fw, fl) not in columns]
+    if missing:
+        raise DataError(path, f"every framework needs a column per flavour; missing {missing}",
+                        line)
+    return _Layout(tuple(columns), frameworks, flavours)
+
+
+def _entry_from_row(path: Path, number: int, row: list[str], layout: _Layout,
+                    strategies: Collection[str] | None) -> Entry:
+    names = [*KEY_COLUMNS, *(column_name(fw, fl) for fw, fl in layout.columns)]
+    if len(row) < len(names):
+        raise DataError(path, "missing value", number, names[len(row)])
+    if len(row) > len(names):
+        raise DataError(path, f"{len(row)} values where {len(names)} are expected", number)
+    for name, value in zip(names, row, strict=True):
         if value == "":
             raise DataError(path, "empty value (write '-' for not supported)", number, name)
-    raw: dict[str, object] = {
-        "model": cells["model"],
-        "strategy": cells["strategy"],
-        "seq_len": cells["seq_len"],
-        **{fw: {fl: None if cells[f"{fw}_{fl}"] == NOT_SUPPORTED else cells[f"{fw}_{fl}"]
-                for fl in FLAVOURS} for fw in FRAMEWORKS},
-    }
-    try:
-        return Entry.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = [str(p) for p in err["loc"]]
-        field = "_".join(loc[:2]) if loc and loc[0] in FRAMEWORKS else (loc[0] if loc else None)
-        raise DataError(path, f"{err['msg']} (got {err.get('input')!r})", number, field) from None
+    model, strategy, seq_len = row[: len(KEY_COLUMNS)]
+    if not is_id(strategy):
+        raise DataError(path, f"{strategy!r} is not a strategy id", number, "strategy")
+    if strategies is not None and strategy not in strategies:
+        raise DataError(path, f"unknown strategy {strategy!r} (vocabulary.toml knows "
+                        f"{sorted(strategies)})", number, "strategy")
+    if not _COUNT.match(seq_len) or int(seq_len) <= 0:
+        raise DataError(path, f"sequence length must be a whole number (got {seq_len!r})",
+                        number, "seq_len")
+    counts: dict[str, dict[str, int | None]] = {fw: {} for fw in layout.frameworks}
+    for (fw, fl), value in zip(layout.columns, row[len(KEY_COLUMNS):], strict=True):
+        if value == NOT_SUPPORTED:
+            counts[fw][fl] = None
+        elif _COUNT.match(value) and int(value) > 0:
+            counts[fw][fl] = int(value)
+        else:
+            raise DataError(path, f"a count must be a whole number above 0 or '-' (got {value!r})",
+                            number, column_name(fw, fl))
+    ordered = {fw: {fl: counts[fw][fl] for fl in layout.flavours} for fw in layout.frameworks}
+    return Entry(model=model, strategy=strategy, seq_len=int(seq_len), counts=ordered)
 
 
-def parse_table(text: str, path: Path | str = "<table>") -> Table:
-    """Read the CSV text of the table; any flaw raises DataError naming the line and field."""
+def parse_table(text: str, path: Path | str = "<table>", *,
+                strategies: Collection[str] | None = None,
+                names: Mapping[str, str] | None = None) -> Table:
+    """Read the CSV text of the table; any flaw raises DataError naming the line and field.
+
+    `strategies`: the strategy ids the vocabulary knows (None: any id). `names`: framework names
+    for a file in the first format, which had no `# framework:` lines.
+    """
     path = Path(path)
     meta: dict[str, str] = {}
+    declared: dict[str, str] = {}
     data: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         if not line.strip():
             continue
         if line.startswith("#"):
             if m := _META.match(line):
                 meta[m.group(1)] = m.group(2).strip()
+            elif m := _FRAMEWORK_META.match(line):
+                declared[m.group(1)] = m.group(2)
             continue
         data.append((number, line))
     if not data:
         raise DataError(path, "no header row and no entries")
     header_line, header = next(_numbered_rows(data[:1]))
-    if tuple(header) != COLUMNS:
-        raise DataError(path, f"header must be {','.join(COLUMNS)}", header_line)
+    layout = _layout(path, header_line, header)
+    if declared and set(declared) != set(layout.frameworks):
+        raise DataError(path, f"'# framework:' lines name {sorted(declared)} but the columns "
+                        f"are for {sorted(layout.frameworks)}", header_line)
     try:
         source = Source.model_validate(meta)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise DataError(path, f"source record: {err['msg']} (write '# {err['loc'][0]}: ...')",
                         1, str(err["loc"][0])) from None
+    if source.date is None:
+        raise DataError(path, "source record: no date (write '# date: YYYY-MM-DD')", 1, "date")
+    fallback = names or {}
+    frameworks = tuple(FrameworkColumn(fw, declared.get(fw) or fallback.get(fw, fw))
+                       for fw in layout.frameworks)
     entries: list[Entry] = []
     seen: dict[tuple[str, str, int], int] = {}
     for number, row in _numbered_rows(data[1:]):
-        entry = _entry_from_row(path, number, row)
+        entry = _entry_from_row(path, number, row, layout, strategies)
         if entry.key in seen:
             raise DataError(path, f"duplicate entry {entry.key}, first on line {seen[entry.key]}",
                             number, "model")
@@ -170,12 +284,18 @@ def parse_table(text: str, path: Path | str = "<table>") -> Table:
         entries.append(entry)
     if not entries:
         raise DataError(path, "the table has no entries")
-    return Table(source=source, entries=tuple(entries))
+    return Table(source=source, frameworks=frameworks, flavours=layout.flavours,
+                 entries=tuple(entries))
 
 
-def load_table(path: Path) -> Table:
+def read_text_file(path: Path) -> str:
+    """A data or page file as text; a UTF-8 byte-order mark (Excel, Notepad) is dropped."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(path, f"cannot read: {exc}") from None
-    return parse_table(text, path)
+
+
+def load_table(path: Path, *, strategies: Collection[str] | None = None,
+               names: Mapping[str, str] | None = None) -> Table:
+    return parse_table(read_text_file(path), path, strategies=strategies, names=names)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, PositiveInt
+from pydantic import BaseModel, ConfigDict, PositiveInt, field_validator, model_validator
 
 from bot.datafiles import load_toml
-from bot.table import Flavour, Framework, Strategy
+from bot.language import Language
+from bot.table import is_id
+
+
+def _words_only(value: Any) -> Any:
+    """The first data format gave a strategy or framework as a bare list of words."""
+    return {"words": value} if isinstance(value, list | tuple) else value
 
 
 class FamilyWords(BaseModel):
@@ -37,6 +43,40 @@ class Variants(BaseModel):
     display: dict[str, str] = {}
     distinct: tuple[str, ...]
     suffixes: tuple[str, ...]
+
+
+class StrategyWords(BaseModel):
+    """A training strategy: how replies name it, and the words that mean it in a question."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    label: dict[Language, str] = {}
+    words: tuple[str, ...] = ()
+    # The strategy that never needs fewer cards than this one (LoRA: full); a table that says
+    # otherwise is flagged as a likely error in the source.
+    needs_no_more_than: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_format(cls, value: Any) -> Any:
+        return _words_only(value)
+
+
+class FrameworkWords(BaseModel):
+    """A training framework people may name. One the loaded table has is also known by the name
+    its page gives it; `name` is for one a table version lacks, so a question about it is told
+    so instead of being answered with another framework's numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str | None = None
+    words: tuple[str, ...] = ()
+    # Training stages this framework is for (VeRL: rl, grpo, ...); a question about one of them
+    # is narrowed to such frameworks when the table has one, and otherwise told it is not covered.
+    stages: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_format(cls, value: Any) -> Any:
+        return _words_only(value)
 
 
 class Stages(BaseModel):
@@ -71,36 +111,49 @@ class Vocabulary(BaseModel):
     other_families: OtherFamilies
     orgs: Names
     variants: Variants
-    strategies: dict[Strategy, tuple[str, ...]]
+    strategies: dict[str, StrategyWords]
     stages: Stages
-    frameworks: dict[Framework, tuple[str, ...]]
-    flavours: dict[Flavour, tuple[str, ...]]
+    frameworks: dict[str, FrameworkWords] = {}
+    flavours: dict[str, tuple[str, ...]] = {}
     quantities: Quantities
     sequence: Sequence
     intents: Intents
 
+    @field_validator("strategies", "frameworks", "flavours")
+    @classmethod
+    def _ids(cls, value: dict[str, Any]) -> dict[str, Any]:
+        bad = [key for key in value if not is_id(key)]
+        if bad:
+            raise ValueError(f"{bad} are not ids (lower-case letters, digits and '_')")
+        return value
+
+    @model_validator(mode="after")
+    def _strategies_known(self) -> Vocabulary:
+        if not self.strategies:
+            raise ValueError("no strategies")
+        for key, strategy in self.strategies.items():
+            if strategy.needs_no_more_than and strategy.needs_no_more_than not in self.strategies:
+                raise ValueError(f"strategy {key!r}: needs_no_more_than names unknown strategy "
+                                 f"{strategy.needs_no_more_than!r}")
+        return self
+
+    def strategy_label(self, strategy: str, language: Language) -> str:
+        label = self.strategies[strategy].label if strategy in self.strategies else {}
+        return label.get(language) or label.get("en") or strategy
+
+    def strategy_words(self) -> list[tuple[str, str]]:
+        """Every (word, strategy id) a question may use: each id, then its words."""
+        return [(w, key) for key, s in self.strategies.items() for w in (key, *s.words)]
+
+    def strategy_of(self, word: str) -> str | None:
+        """The strategy a word from the page's strategy column names (its id or one of its
+        words), or None."""
+        word = word.strip().lower()
+        for key, strategy in self.strategies.items():
+            if word == key or word in (w.lower() for w in strategy.words):
+                return key
+        return None
+
 
 def load_vocabulary(path: Path) -> Vocabulary:
     return load_toml(path, Vocabulary)
-
-
-def _is_ascii(word: str) -> bool:
-    return all(ord(c) < 128 for c in word)
-
-
-def phrase_pattern(phrases: tuple[str, ...] | list[str]) -> str:
-    """One alternation for phrases, longest first; ASCII ones need word edges, CJK ones do not."""
-    parts: list[str] = []
-    for phrase in sorted({p.lower() for p in phrases}, key=len, reverse=True):
-        if _is_ascii(phrase):
-            # A space or dash inside a phrase stands for any separator, or none.
-            body = r"[\s_-]?".join(re.escape(w) for w in re.split(r"[\s-]+", phrase))
-            parts.append(rf"(?<![a-z0-9]){body}(?![a-z0-9])")
-        else:
-            body = r"\s*".join(re.escape(w) for w in phrase.split())
-            parts.append(body)
-    return "|".join(parts) if parts else r"(?!x)x"
-
-
-def compile_phrases(phrases: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    return re.compile(phrase_pattern(phrases))

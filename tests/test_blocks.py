@@ -59,7 +59,8 @@ def test_home_tab_holds_the_whole_table(engine: Engine) -> None:
     assert_valid_home(view)
     text = json.dumps(view, ensure_ascii=False)
     for entry in engine.knowledge.table.entries:
-        assert f"{entry.strategy} {entry.seq_len}:" in text
+        label = engine.knowledge.strategy_label(entry.strategy, "en")
+        assert f"{label} {entry.seq_len}:" in text
     for key in engine.knowledge.table.models():
         assert json.dumps(key)[1:-1] in text
 
@@ -98,7 +99,7 @@ def test_fallback_text_holds_the_whole_answer(engine: Engine) -> None:
     answer = engine.ask("llama3.1-70b")
     text = message(engine.knowledge, answer)["text"]
     assert len(answer.rows) == 4
-    assert text.count("MindSpeed-LLM:") == text.count("LLaMA-Factory:") == len(answer.rows)
+    assert text.count("MindSpeed-LLM:") == text.count("Llama-Factory:") == len(answer.rows)
 
 
 def test_chinese_question_gets_chinese_blocks(engine: Engine) -> None:

@@ -70,27 +70,31 @@ def test_broken_data_stops_with_a_clear_error(tmp_path: Path) -> None:
                                     encoding="utf-8")
     result = run("ask", "glm4 9b", env={DATA_ENV: str(data)})
     assert result.returncode == 2
-    assert "table.csv, line" in result.stderr and "llama_factory_snt9b" in result.stderr
+    assert "table.csv, line" in result.stderr and "llama_factory.snt9b" in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
-def test_import_table_writes_the_data_file(tmp_path: Path) -> None:
-    out = tmp_path / "table.csv"
+def test_import_table_writes_into_the_data_folder_given(data_copy: Path) -> None:
     source = default_data_dir() / "source" / "modelarts-2025-06-24.txt"
-    result = run("import-table", str(source), "--output", str(out))
+    (data_copy / "table.csv").unlink()
+    result = run("import-table", str(source), "--data-dir", str(data_copy))
     assert result.returncode == 0, result.stderr
     assert "33 models, 124 entries" in result.stdout
-    assert out.read_text(encoding="utf-8") == (default_data_dir() / "table.csv").read_text(
-        encoding="utf-8")
+    assert (data_copy / "table.csv").read_text(encoding="utf-8") == (
+        default_data_dir() / "table.csv").read_text(encoding="utf-8")
+    assert run("--data-dir", str(data_copy), "import-table", str(source), "--check"
+               ).returncode == 0
     assert run("import-table", str(source), "--check").returncode == 0
 
 
-def test_import_table_reports_bad_text(tmp_path: Path) -> None:
+def test_import_table_reports_bad_text(data_copy: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("not a table\n", encoding="utf-8")
-    result = run("import-table", str(bad), "--output", str(tmp_path / "out.csv"))
-    assert result.returncode == 2 and "no table header" in result.stderr
-    assert not (tmp_path / "out.csv").exists()
+    before = (data_copy / "table.csv").read_bytes()
+    result = run("import-table", str(bad), "--data-dir", str(data_copy))
+    assert result.returncode == 2 and "no table found" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (data_copy / "table.csv").read_bytes() == before
 
 
 CHECKER = SHARED / "eval" / "check_answers.py"

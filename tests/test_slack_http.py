@@ -42,8 +42,8 @@ def test_mention_is_answered_in_its_thread_with_both_frameworks(
     blocks = fields_text(p)
     assert "*MindSpeed-LLM · Snt9B*\\n16 cards, 2 nodes" in blocks
     assert "*MindSpeed-LLM · Snt9B23*\\n16 DIE (8 cards), 1 node" in blocks
-    assert "*LLaMA-Factory · Snt9B*\\n32 cards, 4 nodes" in blocks
-    assert "*LLaMA-Factory · Snt9B23*\\n32 DIE (16 cards), 2 nodes" in blocks
+    assert "*Llama-Factory · Snt9B*\\n32 cards, 4 nodes" in blocks
+    assert "*Llama-Factory · Snt9B23*\\n32 DIE (16 cards), 2 nodes" in blocks
     assert "Qwen2.5-72B" in p["text"] and "32 cards, 4 nodes" in p["text"]
     assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
 
@@ -169,7 +169,7 @@ def test_choice_button_updates_the_message_keeping_strategy_and_length(
     p = update.params
     assert (p["channel"], p["ts"]) == ("C0001", "1700000000.000123")
     assert "LoRA · seq 8192" in p["text"] and "full-parameter" not in p["text"]
-    assert "LLaMA-Factory: Snt9B 1 card, 1 node | Snt9B23 2 DIE (1 card), 1 node" in p["text"]
+    assert "Llama-Factory: Snt9B 1 card, 1 node | Snt9B23 2 DIE (1 card), 1 node" in p["text"]
     assert_valid_message(p)
 
 
@@ -218,7 +218,7 @@ def test_app_home_shows_the_whole_table(slack: SlackSender, emulator: SlackEmula
     view = call.params["view"]
     assert view["type"] == "home" and len(view["blocks"]) <= 100
     text = json.dumps(view["blocks"], ensure_ascii=False)
-    assert "qwen3_moe-235B_A22B" in text and "full 4096: MindSpeed-LLM 256/256" in text
+    assert "qwen3_moe-235B_A22B" in text and "full-parameter 4096: MindSpeed-LLM 256/256" in text
 
 
 def test_messages_tab_opened_publishes_nothing(slack: SlackSender,

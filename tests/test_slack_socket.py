@@ -34,7 +34,7 @@ def test_mention_over_socket_mode_is_acked_and_answered(bot: Bot,
     assert call.params["channel"] == "C0001" and call.params["thread_ts"] == event["ts"]
     assert "Qwen3-30B-A3B" in call.params["text"]
     assert "MindSpeed-LLM: Snt9B 16 cards, 2 nodes" in call.params["text"]
-    assert "LLaMA-Factory: Snt9B 32 cards, 4 nodes" in call.params["text"]
+    assert "Llama-Factory: Snt9B 32 cards, 4 nodes" in call.params["text"]
     assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
 
 

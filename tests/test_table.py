@@ -9,7 +9,7 @@ import pytest
 
 from bot.errors import DataError
 from bot.knowledge import default_data_dir, load_knowledge
-from bot.table import FLAVOURS, FRAMEWORKS, load_table
+from bot.table import load_table
 from tests.conftest import SHARED
 
 TABLE = default_data_dir() / "table.csv"
@@ -32,8 +32,9 @@ def test_table_agrees_with_truth_entry_by_entry() -> None:
               ("llama_factory", "snt9b23"): "llamafactory_snt9b23"}
     want = {(r["model"], r["strategy"], r["seq_len"]):
             {k: r[v] for k, v in column.items()} for r in truth}
-    got = {e.key: {(fw, fl): getattr(e.counts(fw), fl) for fw in FRAMEWORKS for fl in FLAVOURS}
-           for e in load_table(TABLE).entries}
+    table = load_table(TABLE)
+    got = {e.key: {(fw, fl): e.count(fw, fl) for fw, fl in table.columns()}
+           for e in table.entries}
     assert got == want
 
 
@@ -51,21 +52,23 @@ def _line_of(data: Path, needle: str) -> int:
 
 @pytest.mark.parametrize(("old", "new", "needle", "field"), [
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4096,8,8,8",
-                 "qwen2.5-14b,full,4096,8,8,8", "llama_factory_snt9b23", id="missing-field"),
+                 "qwen2.5-14b,full,4096,8,8,8", "llama_factory.snt9b23", id="missing-field"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4096,0,8,8,8",
-                 "qwen2.5-14b,full,4096,0", "mindspeed_llm_snt9b", id="zero-count"),
+                 "qwen2.5-14b,full,4096,0", "mindspeed_llm.snt9b", id="zero-count"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4096,8,8,2.5,8",
-                 "qwen2.5-14b,full,4096,8,8,2.5", "llama_factory_snt9b", id="fractional-count"),
+                 "qwen2.5-14b,full,4096,8,8,2.5", "llama_factory.snt9b", id="fractional-count"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4096,8,-3,8,8",
-                 "qwen2.5-14b,full,4096,8,-3", "mindspeed_llm_snt9b23", id="negative-count"),
+                 "qwen2.5-14b,full,4096,8,-3", "mindspeed_llm.snt9b23", id="negative-count"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,qlora,4096,8,8,8,8",
                  "qwen2.5-14b,qlora", "strategy", id="unknown-strategy"),
+    pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,Full Param,4096,8,8,8,8",
+                 "qwen2.5-14b,Full Param", "strategy", id="strategy-not-an-id"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4k,8,8,8,8",
                  "qwen2.5-14b,full,4k", "seq_len", id="seq-len-not-a-number"),
     pytest.param("qwen2.5-14b,full,8192,8,8,16,16", "qwen2.5-14b,full,4096,8,8,16,16",
                  "qwen2.5-14b,full,4096,8,8,16,16", "model", id="duplicate-entry"),
     pytest.param("qwen2.5-14b,full,4096,8,8,8,8", "qwen2.5-14b,full,4096,8,,8,8",
-                 "qwen2.5-14b,full,4096,8,,8,8", "mindspeed_llm_snt9b23", id="empty-cell"),
+                 "qwen2.5-14b,full,4096,8,,8,8", "mindspeed_llm.snt9b23", id="empty-cell"),
 ])
 def test_broken_table_names_file_line_and_field(data_copy: Path, old: str, new: str,
                                                 needle: str, field: str) -> None:

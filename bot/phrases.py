@@ -1,0 +1,63 @@
+"""Phrases from the vocabulary compiled into patterns; matched case-folded, separators loose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def _is_ascii(word: str) -> bool:
+    return all(ord(c) < 128 for c in word)
+
+
+def phrase_pattern(phrases: Iterable[str], *, attached: bool = True) -> str:
+    """One alternation for phrases, longest first; ASCII ones need word edges, CJK ones do not.
+
+    attached=False also refuses an ASCII phrase joined by '-' or '_' to a further word, so that
+    'mindspeed' is not read out of 'MindSpeed-RL' when no phrase names that.
+    """
+    tail = "" if attached else r"(?![_-][a-z])"
+    parts: list[str] = []
+    for phrase in sorted({p.lower() for p in phrases}, key=len, reverse=True):
+        if _is_ascii(phrase):
+            # A space or dash inside a phrase stands for any separator, or none.
+            body = r"[\s_-]?".join(re.escape(w) for w in re.split(r"[\s-]+", phrase))
+            parts.append(rf"(?<![a-z0-9]){body}(?![a-z0-9]){tail}")
+        else:
+            body = r"\s*".join(re.escape(w) for w in phrase.split())
+            parts.append(body)
+    return "|".join(parts) if parts else r"(?!x)x"
+
+
+def compile_phrases(phrases: Iterable[str]) -> re.Pattern[str]:
+    return re.compile(phrase_pattern(phrases))
+
+
+def _fold(text: str) -> str:
+    return _SEPARATORS.sub("", text.lower())
+
+
+class PhraseIndex:
+    """Phrases that each name a key (a framework, a flavour, a strategy), found in one pass.
+
+    One alternation over every key's phrases, longest first, so a longer name always wins over a
+    shorter one inside it ('mindspeed-rl' over 'mindspeed'), whatever order the keys come in.
+    """
+
+    def __init__(self, phrases: Iterable[tuple[str, str]], *, attached: bool = True) -> None:
+        pairs = [(p, key) for p, key in phrases if p.strip()]
+        self._key: dict[str, str] = {}
+        for phrase, key in pairs:
+            self._key.setdefault(_fold(phrase), key)  # the first key to claim a phrase keeps it
+        self._pattern = re.compile(phrase_pattern([p for p, _ in pairs], attached=attached))
+
+    def take(self, text: str) -> tuple[list[str], str]:
+        """(the keys named, in order, each once; the text with their phrases blanked out)."""
+        keys: list[str] = []
+        for match in self._pattern.finditer(text):
+            key = self._key.get(_fold(match.group(0)))
+            if key is not None and key not in keys:
+                keys.append(key)
+        return keys, self._pattern.sub(" ", text) if keys else text
