@@ -129,8 +129,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
                           "可按实际任务调整。",
         "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
-        "note.die_below_unit": "{flavour} 上并行策略以 {unit} {unit_name} 为最小单位，"
-                               "{count} {unit_name} 实际按 {unit} {unit_name}（{unit_cards}）规划。",
+        "note.die_below_unit": "{flavour} 上并行策略以 {unit} {unit_name} 为最小单位，{count} "
+                               "{unit_name} 实际按 {unit} {unit_name}（{unit_cards}）规划。",
         "note.suspect_strategy_order": "{framework} 序列长度 {seq_len}：{heavier}所需卡数少于"
                                        "{lighter}，很可能是源表的错误，规划前请核实。",
         "note.one_entry_two_models": "表中 DeepSeek-V3 与 DeepSeek-R1 共用一条配置。",

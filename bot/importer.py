@@ -21,7 +21,7 @@ from bot.table import Entry, FrameworkColumn, Source, Table, page_id
 from bot.vocabulary import Vocabulary
 
 _STRATEGY_MARKS = ("策略", "strategy")
-_COUNT = re.compile(r"^(\d+)\s*(?:\*\s*(?:ascend|die|npus?|cards?|卡))?$", re.IGNORECASE)
+_COUNT = re.compile(r"^(\d+)\s*(?:\*?\s*(?:ascend|die|npus?|cards?|张?卡))?$", re.IGNORECASE)
 _NOT_SUPPORTED = frozenset({"-", "–", "—", "n/a", "不支持"})
 _LENGTH = re.compile(r"^(\d+)\s*(k)?$", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[/、,，;；]+")
@@ -49,7 +49,9 @@ def read_grid(text: str) -> PageGrid:
 
 def framework_name(cell: str) -> str:
     """The framework's name from its header cell: 'MindSpeed-LLM规格卡数/DIE' -> 'MindSpeed-LLM'."""
-    cell = unicodedata.normalize("NFKC", cell).strip()
+    # Pages set names with non-breaking or en dashes as often as with '-'.
+    cell = "".join("-" if unicodedata.category(c) == "Pd" else c
+                   for c in unicodedata.normalize("NFKC", cell)).strip()
     cut = _CJK.search(cell)
     name = cell[: cut.start()] if cut else cell
     return _NAME_TAIL.sub("", name).strip(" -_/")
@@ -313,6 +315,7 @@ def import_table(text: str, vocabulary: Vocabulary, flavours: Collection[str], *
         raise ImportTableError(f"duplicate entries in the table: {dupes}")
     if not entries:
         raise ImportTableError("the table has no rows")
-    flavour_ids = header.flavour_order[0]
+    # The hardware's order, so a page listing Snt9B23 first still writes the same table.
+    flavour_ids = tuple(f for f in flavours if f in set(header.flavour_order[0]))
     return Table(source=_source(grid, header, date), frameworks=header.frameworks,
                  flavours=flavour_ids, entries=tuple(entries))

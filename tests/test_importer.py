@@ -1,36 +1,30 @@
-"""`mincards import-table`: the doc's table text, merged cells and all, into data/table.csv."""
+"""Reading the page's table: merged cells, continuation rows, header-driven columns, errors."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from bot.engine import Engine
-from bot.errors import DataError, ImportTableError
-from bot.importer import import_table
-from bot.knowledge import DATA_ENV, default_data_dir, load_knowledge
-from bot.table import dump_table
+from bot.errors import ImportTableError
+from bot.importer import framework_name, import_table
+from bot.knowledge import default_data_dir
+from bot.table import Table, dump_table
+from tests.conftest import SHARED
+from tests.pages import SEED, hardware, text_page, vocabulary
 
-MINCARDS = Path(sys.executable).with_name("mincards")
-
-SOURCE = default_data_dir() / "source" / "modelarts-2025-06-24.txt"
-HEADER = ("title line\n时间：2025-06-24 10:36:34\n以下配置仅参考，一般小于8卡使用8卡训练\n"
-          "支持模型参数量\t训练策略类型\t序列长度SEQ_LEN\tMindSpeed-LLM规格卡数/DIE\t\tLF\n"
-          "支持模型参数量\t训练策略类型\t序列长度SEQ_LEN\tSnt9B\tSnt9B23\tSnt9B\tSnt9B23\n")
+TWO = ["MindSpeed-LLM", "LF"]
 
 
-def counts(table, model, strategy, seq):  # type: ignore[no-untyped-def]
+def read(text: str) -> Table:
+    return import_table(text, vocabulary(), hardware().flavours)
+
+
+def counts(table: Table, model: str, strategy: str, seq: int) -> tuple[tuple[int | None, ...], ...]:
     entry = next(e for e in table.entries if e.key == (model, strategy, seq))
-    return ((entry.mindspeed_llm.snt9b, entry.mindspeed_llm.snt9b23),
-            (entry.llama_factory.snt9b, entry.llama_factory.snt9b23))
+    return tuple(tuple(entry.count(fw, fl) for fl in table.flavours) for fw in table.framework_ids)
 
 
 def test_importing_the_page_reproduces_the_checked_in_data_exactly() -> None:
-    imported = dump_table(import_table(SOURCE.read_text(encoding="utf-8")))
+    imported = dump_table(read(SEED.read_text(encoding="utf-8")))
     assert imported == (default_data_dir() / "table.csv").read_text(encoding="utf-8")
 
 
@@ -48,18 +42,21 @@ def test_importing_the_page_reproduces_the_checked_in_data_exactly() -> None:
                  id="merged-then-unsupported"),
     pytest.param("m-7b\tfull\t4096\t4*Ascend\t8*Ascend", ((4, 4), (8, 8)),
                  id="two-lone-values-are-two-merged-cells"),
+    pytest.param("m-7b\tfull\t4096\t-\t-\t-\t-", ((None, None), (None, None)),
+                 id="dashes-written-out"),
+    pytest.param("m-7b\tfull\t4096\t4\t4\t8 卡\t8*DIE", ((4, 4), (8, 8)),
+                 id="bare-and-unit-counts"),
 ])
 def test_merged_cells(row: str, expected: tuple) -> None:  # type: ignore[type-arg]
-    table = import_table(HEADER + row + "\n")
+    table = read(text_page(TWO, [row]))
     assert counts(table, "m-7b", "full", 4096) == expected
 
 
 def test_continuation_rows_and_expansion() -> None:
-    text = HEADER + ("m-70b\tfull\t4096\t32*Ascend\t\t64*Ascend\n"
-                     "\tlora\t4096\t16*Ascend\t\t32*Ascend\n"
-                     "\tfull/lora\t8192\t64*Ascend\t\t-\n"
-                     "m-1b\tfull/lora\t4096/8192\t1*Ascend\t2*Ascend\t1*Ascend\t1*Ascend\n")
-    table = import_table(text)
+    table = read(text_page(TWO, ["m-70b\tfull\t4096\t32*Ascend\t\t64*Ascend",
+                                 "\tlora\t4096\t16*Ascend\t\t32*Ascend",
+                                 "\tfull/lora\t8192\t64*Ascend\t\t-",
+                                 "m-1b\tfull/lora\t4096/8192\t1*Ascend\t2*Ascend\t1*Ascend\t1*Ascend"]))
     assert [e.key for e in table.entries] == [
         ("m-70b", "full", 4096), ("m-70b", "lora", 4096), ("m-70b", "full", 8192),
         ("m-70b", "lora", 8192), ("m-1b", "full", 4096), ("m-1b", "full", 8192),
@@ -67,81 +64,101 @@ def test_continuation_rows_and_expansion() -> None:
     assert counts(table, "m-70b", "lora", 4096) == ((16, 16), (32, 32))
     assert counts(table, "m-70b", "lora", 8192) == ((64, 64), (None, None))
     assert counts(table, "m-1b", "lora", 8192) == ((1, 2), (1, 1))
-    assert table.source.date.isoformat() == "2025-06-24"
+    assert table.source.date is not None and table.source.date.isoformat() == "2025-09-01"
     assert table.source.note.startswith("以下配置仅参考")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    pytest.param("no table here\n", "no table header", id="no-header"),
-    pytest.param(HEADER + "\tfull\t4096\t4*Ascend\t\t8*Ascend\n", "no model above",
-                 id="continuation-first"),
-    pytest.param(HEADER + "m-7b\tqlora\t4096\t4*Ascend\t\t8*Ascend\n", "unknown strategy",
-                 id="bad-strategy"),
-    pytest.param(HEADER + "m-7b\tfull\t4k\t4*Ascend\t\t8*Ascend\n", "not a whole number",
-                 id="bad-seq"),
-    pytest.param(HEADER + "m-7b\tfull\t4096\tmany\t\t8*Ascend\n", "not a card count",
-                 id="bad-count"),
-    pytest.param(HEADER + "m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\t1\t2\n", "extra values",
-                 id="extra-cells"),
-    pytest.param(HEADER + "m-7b\tfull\t4096\t4*Ascend\n", "no value for llama_factory",
-                 id="missing-framework"),
-    pytest.param(HEADER + "m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\n"
-                 "m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\n", "duplicate", id="duplicate"),
+def test_the_header_names_the_frameworks_and_their_ids() -> None:
+    table = read(text_page(["MindSpeed-LLM", "Llama-Factory", "VeRL", "MindSpeed-RL",
+                            "MindSpeed-MM"],
+                           ["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\t\t-\t-\t-\t-\t-\t-"]))
+    assert [(f.id, f.name) for f in table.frameworks] == [
+        ("mindspeed_llm", "MindSpeed-LLM"), ("llama_factory", "Llama-Factory"), ("verl", "VeRL"),
+        ("mindspeed_rl", "MindSpeed-RL"), ("mindspeed_mm", "MindSpeed-MM")]
+    assert counts(table, "m-7b", "full", 4096) == (
+        (4, 4), (8, 8), (None, None), (None, None), (None, None))
+
+
+@pytest.mark.parametrize(("cell", "name"), [
+    ("MindSpeed-LLM规格卡数/DIE", "MindSpeed-LLM"), ("Llama-Factory规格卡数/DIE", "Llama-Factory"),
+    ("VeRL", "VeRL"), ("MindSpeed-MM cards/DIE", "MindSpeed-MM"), ("Ｆｏｏ－Ｘ规格", "Foo-X"),
 ])
-def test_bad_table_text_names_the_problem(text: str, message: str) -> None:
+def test_framework_names_drop_the_pages_suffix(cell: str, name: str) -> None:
+    assert framework_name(cell) == name
+
+
+def test_lower_case_flavours_and_32k_lengths() -> None:
+    table = read(text_page(["MindSpeed-LLM"], ["m-7b\tlora\t8k/32K\t4*Ascend\t8*Ascend"],
+                           flavours=("Snt9b", "Snt9b23")))
+    assert table.flavours == ("snt9b", "snt9b23")
+    assert [e.seq_len for e in table.entries] == [8192, 32768]
+    assert counts(table, "m-7b", "lora", 32768) == ((4, 8),)
+
+
+def test_flavours_in_another_order_are_read_by_name() -> None:
+    table = read(text_page(["A"], ["m-7b\tfull\t4096\t8*Ascend\t4*Ascend"],
+                           flavours=("Snt9B23", "Snt9B")))
+    assert counts(table, "m-7b", "full", 4096) == ((4, 8),)  # snt9b first, as hardware lists
+
+
+def test_framework_names_without_spacer_cells_are_split_evenly() -> None:
+    text = text_page(TWO, ["m-7b\tfull\t4096\t1*Ascend\t2*Ascend\t3*Ascend\t4*Ascend"])
+    squeezed = text.replace("MindSpeed-LLM规格卡数/DIE\t\tLF", "MindSpeed-LLM规格卡数/DIE\tLF")
+    assert counts(read(squeezed), "m-7b", "full", 4096) == ((1, 2), (3, 4))
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    pytest.param(["\tfull\t4096\t4*Ascend\t\t8*Ascend"], "no model above", id="continuation-first"),
+    pytest.param(["m-7b\tfull\t4x\t4*Ascend\t\t8*Ascend"], "not a whole number", id="bad-seq"),
+    pytest.param(["m-7b\tfull\t4096\tmany\t\t8*Ascend"], "not a card count", id="bad-count"),
+    pytest.param(["m-7b\tfull\t4096\t0*Ascend\t\t8*Ascend"], "not a card count", id="zero"),
+    pytest.param(["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\t1\t2"], "extra values",
+                 id="extra-cells"),
+    pytest.param(["m-7b\tfull\t4096\t4*Ascend"], "no value for LF", id="missing-framework"),
+    pytest.param(["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend"] * 2, "duplicate", id="duplicate"),
+    pytest.param(["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend", "note: the rest below",
+                  "m-8b\tfull\t4096\t4*Ascend\t\t8*Ascend"], "not a table row",
+                 id="a-row-that-lost-its-tabs"),
+])
+def test_bad_table_text_names_the_problem(rows: list[str], message: str) -> None:
     with pytest.raises(ImportTableError, match=message):
-        import_table(text)
+        read(text_page(TWO, rows))
+
+
+def test_no_table_at_all() -> None:
+    with pytest.raises(ImportTableError, match="no table found"):
+        read("just some prose\n")
+    with pytest.raises(ImportTableError, match="no table header"):
+        read("a\tb\tc\n1\t2\t3\n")
 
 
 def test_error_names_the_line() -> None:
-    with pytest.raises(ImportTableError, match="line 7"):
-        import_table(HEADER + "m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend\nm-8b\tfull\t4096\tx\n")
+    text = text_page(TWO, ["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend", "m-8b\tfull\t4096\tx"])
+    line = text.splitlines().index("m-8b\tfull\t4096\tx") + 1
+    with pytest.raises(ImportTableError, match=f"line {line}"):
+        read(text)
 
 
-NEW_ROWS = ("qwen3-72b\tfull\t4096\t32*Ascend\t\t64*Ascend\n"
-            "llama3.3-70b\tfull/lora\t4096/32768\t32*Ascend\t\t64*Ascend\n"
-            "qwen2.5_vl-32b\tlora\t4096\t-\t\t16*Ascend\n"
-            "qwen2.5-7b\tfull\t32768\t16*Ascend\t\t32*Ascend\n")
+def test_an_unknown_flavour_stops_the_import_saying_what_to_add() -> None:
+    with pytest.raises(ImportTableError, match=r"'Snt9C'.*hardware\.toml.*\[flavours\.snt9c\]"):
+        read(text_page(["A"], ["m-7b\tfull\t4096\t8*Ascend\t4*Ascend"],
+                       flavours=("Snt9B", "Snt9C")))
 
 
-def _new_page(tmp_path: Path, rows: str) -> Path:
-    text = SOURCE.read_text(encoding="utf-8").rstrip("\n") + "\n" + rows
-    page = tmp_path / "page.txt"
-    page.write_text(text.replace("时间：2025-06-24", "时间：2025-09-01"), encoding="utf-8")
-    return page
+def test_a_header_cut_short_is_refused_not_half_read() -> None:
+    excerpt = SHARED / "pages" / "modelarts-later-md-header-excerpt.md"
+    if not excerpt.exists():
+        pytest.skip("../shared/pages is not beside the repo")
+    with pytest.raises(ImportTableError, match=r"\['VeRL', 'MindSpeed-MM'\].*no flavour columns"):
+        read(excerpt.read_text(encoding="utf-8"))
 
 
-def _import(data: Path, page: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MINCARDS), "import-table", str(page)], capture_output=True,
-                          text=True, timeout=60, check=False,
-                          env={**os.environ, DATA_ENV: str(data)})
-
-
-def test_a_new_page_with_new_models_and_32k_is_one_command(data_copy: Path,
-                                                           tmp_path: Path) -> None:
-    result = _import(data_copy, _new_page(tmp_path, NEW_ROWS))
-    assert result.returncode == 0, result.stderr
-    assert "added 3 new model(s)" in result.stdout
-    engine = Engine(load_knowledge(data_copy))
-    assert engine.knowledge.table.source.date.isoformat() == "2025-09-01"
-    answer = engine.ask("Qwen3-72B full")
-    assert answer.models == ("qwen3-72b",)
-    assert (answer.rows[0].mindspeed_llm.snt9b, answer.rows[0].llama_factory.snt9b) == (32, 64)
-    assert engine.knowledge.catalogue["llama3.3-70b"].display == "Llama-3.3-70B"
-    assert engine.ask("llama 3.3 70b lora 32k").rows[0].seq_len == 32768
-    assert engine.ask("qwen2.5-vl-32b lora").models == ("qwen2.5_vl-32b",)
-    assert engine.ask("qwen2.5-7b full 32k").intent == "lookup"
-    # Still the old answers for the old models, and a second import changes nothing.
-    assert engine.ask("qwen 2.5 72b lora 8k").rows[0].llama_factory.snt9b == 32
-    catalogue = (data_copy / "models.toml").read_text(encoding="utf-8")
-    assert _import(data_copy, _new_page(tmp_path, NEW_ROWS)).returncode == 0
-    assert (data_copy / "models.toml").read_text(encoding="utf-8") == catalogue
-
-
-def test_a_new_family_stops_the_import_with_instructions(data_copy: Path,
-                                                         tmp_path: Path) -> None:
-    result = _import(data_copy, _new_page(tmp_path, "baichuan2-13b\tfull\t4096\t8*Ascend\t\t-\n"))
-    assert result.returncode == 1
-    assert "cannot tell the family of ['baichuan2-13b']" in result.stderr
-    with pytest.raises(DataError, match="baichuan2-13b"):
-        load_knowledge(data_copy)
+def test_an_unknown_strategy_word_names_the_word_the_line_and_what_to_add() -> None:
+    text = text_page(TWO, ["m-7b\tfull\t4096\t4*Ascend\t\t8*Ascend",
+                           "m-7b\tGRPO\t4096\t8*Ascend\t\t-"])
+    line = text.splitlines().index("m-7b\tGRPO\t4096\t8*Ascend\t\t-") + 1
+    with pytest.raises(ImportTableError) as caught:
+        read(text)
+    message = str(caught.value)
+    assert f"line {line}" in message and "'GRPO'" in message
+    assert "[strategies.grpo]" in message and "label" in message and "vocabulary.toml" in message

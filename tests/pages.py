@@ -1,0 +1,35 @@
+"""Pages of the ModelArts table written for tests: any frameworks, flavours and rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.hardware import Hardware, load_hardware
+from bot.knowledge import default_data_dir
+from bot.vocabulary import Vocabulary, load_vocabulary
+
+KEY_HEADERS = ["支持模型参数量", "训练策略类型", "序列长度SEQ_LEN"]
+SEED = default_data_dir() / "source" / "modelarts-2025-06-24.txt"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def vocabulary() -> Vocabulary:
+    return load_vocabulary(default_data_dir() / "vocabulary.toml")
+
+
+def hardware() -> Hardware:
+    return load_hardware(default_data_dir() / "hardware.toml")
+
+
+def text_page(frameworks: list[str], rows: list[str], *, flavours: tuple[str, ...] = (
+        "Snt9B", "Snt9B23"), date: str | None = "2025-09-01") -> str:
+    """The page as copied: each framework's header cell spans its flavours (then empty cells),
+    trailing empty cells dropped, as a browser copies them."""
+    first = KEY_HEADERS + [c for fw in frameworks
+                           for c in (f"{fw}规格卡数/DIE", *[""] * (len(flavours) - 1))]
+    second = KEY_HEADERS + list(flavours) * len(frameworks)
+    head = ["模型最小卡数配置", ""]
+    if date:
+        head += [f"时间：{date} 10:00:00", ""]
+    head += ["以下配置仅参考，一般小于8卡使用8卡训练。", "表1 模型最小卡数配置"]
+    return "\n".join([*head, "\t".join(first).rstrip("\t"), "\t".join(second), *rows]) + "\n"

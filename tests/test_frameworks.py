@@ -1,0 +1,185 @@
+"""Answers over whatever frameworks a table has (1, 2 or 5), and honesty about those it lacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.data_import import apply_import, plan_import
+from bot.engine import Engine
+from bot.importer import import_table
+from bot.knowledge import load_knowledge
+from bot.render_blocks import home_view, message
+from bot.render_json import render_json
+from bot.render_text import render_text
+from tests.blockkit import assert_valid_home, assert_valid_message
+from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
+
+FIVE = ["MindSpeed-LLM", "Llama-Factory", "VeRL", "MindSpeed-RL", "MindSpeed-MM"]
+
+
+def five_framework_page() -> str:
+    """The seed's table with three more frameworks: VeRL twice MindSpeed-LLM's count on LoRA
+    entries only, MindSpeed-RL all '-', MindSpeed-MM 16 on VL models. Test numbers, not Huawei's."""
+    seed = import_table(SEED.read_text(encoding="utf-8"), vocabulary(), hardware().flavours)
+    rows = []
+    for e in seed.entries:
+        cells = ["-" if (c := e.count(fw, fl)) is None else f"{c}*Ascend"
+                 for fw, fl in seed.columns()]
+        ms = e.count("mindspeed_llm", "snt9b")
+        cells += [f"{2 * ms}*Ascend", ""] if e.strategy == "lora" and ms else ["-", "-"]
+        cells += ["-", "-"]
+        cells += ["16*Ascend", ""] if "vl" in e.model else ["-", "-"]
+        rows.append(f"{e.model}\t{e.strategy}\t{e.seq_len}\t" + "\t".join(cells))
+    return text_page(FIVE, rows, date="2025-10-22")
+
+
+def engine_on(data: Path, page_text: str, tmp_path: Path, **kw: bool) -> Engine:
+    page = tmp_path / "page.txt"
+    page.write_text(page_text, encoding="utf-8")
+    apply_import(data, plan_import(data, page, allow_removals=kw.get("allow_removals", False)))
+    return Engine(load_knowledge(data))
+
+
+@pytest.fixture()
+def five(data_copy: Path, tmp_path: Path) -> Engine:
+    return engine_on(data_copy, five_framework_page(), tmp_path)
+
+
+@pytest.fixture()
+def one(data_copy: Path, tmp_path: Path) -> Engine:
+    """MindSpeed-LLM only, as the 2025-05-07 page was (a few of its rows)."""
+    rows = ["qwen2-7b\tfull\t4096\t4*Ascend", "\tlora\t4096\t2*Ascend",
+            "qwen2.5-32b\tfull/lora\t4096/8192\t16*Ascend",
+            "llama3.2-1b\tfull/lora\t4096/8192\t1*Ascend\t2*Ascend"]
+    return engine_on(data_copy, text_page(["MindSpeed-LLM"], rows, date="2025-05-07"), tmp_path,
+                     allow_removals=True)
+
+
+def test_five_frameworks_answer_render_and_fit_slacks_limits(five: Engine) -> None:
+    answer = five.ask("Qwen/Qwen2-VL-7B-Instruct lora 4096")
+    payload = render_json(five.knowledge, answer)
+    assert payload["table"]["frameworks"] == ["mindspeed_llm", "llama_factory", "verl",
+                                              "mindspeed_rl", "mindspeed_mm"]
+    (row,) = payload["rows"]
+    assert row["mindspeed_mm"] == {"snt9b": 16, "snt9b23": 16}
+    assert row["mindspeed_rl"] == {"snt9b": None, "snt9b23": None}
+    text = render_text(five.knowledge, answer)
+    assert "MindSpeed-MM: Snt9B 16 cards, 2 nodes" in text and "MindSpeed-RL: not supported" in text
+    for question in ("qwen2.5-72b", "qwen2.5-72b lora on verl", "qwen 7b", "list", "help"):
+        answer = five.ask(question)
+        assert_valid_message(message(five.knowledge, answer, question=question, shareable=True))
+    assert_valid_home(home_view(five.knowledge))
+    assert "VeRL" in json.dumps(home_view(five.knowledge), ensure_ascii=False)
+
+
+def test_an_rl_question_is_answered_from_the_rl_frameworks_when_the_table_has_them(
+        five: Engine) -> None:
+    answer = five.ask("qwen2.5-72b grpo lora 4k")
+    assert answer.intent == "lookup" and answer.frameworks == ("verl", "mindspeed_rl")
+    assert answer.rows[0].count("verl", "snt9b") == 32
+    assert "VeRL · Snt9B: 32 cards" in render_text(five.knowledge, answer)
+    assert five.ask("qwen2.5-72b dpo").intent == "not_covered"  # no framework here does DPO
+
+
+def test_a_new_framework_needs_no_edit(data_copy: Path, tmp_path: Path) -> None:
+    rows = ["qwen2.5-7b\tfull\t4096\t8*Ascend\t\t4*Ascend\t8*Ascend"]
+    engine = engine_on(data_copy, text_page(["MindSpeed-LLM", "Ascend-Trainer X"], rows),
+                       tmp_path, allow_removals=True)
+    assert engine.knowledge.table.framework_ids == ("mindspeed_llm", "ascend_trainer_x")
+    answer = engine.ask("qwen2.5-7b full on ascend trainer x")
+    assert answer.intent == "lookup" and answer.frameworks == ("ascend_trainer_x",)
+    assert "Ascend-Trainer X · Snt9B23: 8 DIE" in render_text(engine.knowledge, answer)
+
+
+def test_one_framework(one: Engine) -> None:
+    answer = one.ask("qwen2.5-32b lora 8k")
+    (row,) = render_json(one.knowledge, answer)["rows"]
+    assert set(row) == {"model", "strategy", "seq_len", "mindspeed_llm"}
+    assert "Llama-Factory" not in render_text(one.knowledge, answer)
+    assert_valid_message(message(one.knowledge, answer))
+    assert_valid_home(home_view(one.knowledge))
+    assert "MindSpeed-LLM on Snt9B" in render_text(one.knowledge, one.ask("help"))
+
+
+@pytest.mark.parametrize("question", ["llama-factory qwen2.5-32b lora",
+                                      "qwen2.5-32b lora 用 LLaMA-Factory 需要几张卡"])
+def test_a_framework_this_version_lacks_is_said_and_no_numbers_stand_in(
+        one: Engine, question: str) -> None:
+    answer = one.ask(question)
+    payload = render_json(one.knowledge, answer)
+    assert (payload["intent"], payload["models"], payload["rows"]) == (
+        "not_covered", ["qwen2.5-32b"], [])
+    note = answer.note("framework_not_in_table")
+    assert note is not None and note.args["frameworks"] == ["llama_factory"]
+    text = payload["text"]
+    assert "LLaMA-Factory" in text and "2025-05-07" in text
+    assert "16 cards" not in text and "16 卡" not in text
+
+
+@pytest.mark.parametrize(("question", "lacking"), [
+    ("qwen2.5-32b on VeRL", ["verl"]),
+    ("MindSpeed-RL qwen2.5-32b", ["mindspeed_rl"]),
+    ("qwen2.5-32b full mindspeed_mm", ["mindspeed_mm"]),
+])
+def test_todays_data_has_no_rl_or_mm_columns(engine: Engine, question: str,
+                                             lacking: list[str]) -> None:
+    answer = engine.ask(question)
+    assert (answer.intent, answer.models, answer.rows) == ("not_covered", ("qwen2.5-32b",), ())
+    note = answer.note("framework_not_in_table")
+    assert note is not None and note.args["frameworks"] == lacking
+    assert "cards," not in render_text(engine.knowledge, answer)
+
+
+def test_mindspeed_alone_still_means_mindspeed_llm(engine: Engine) -> None:
+    answer = engine.ask("mindspeed qwen2.5-32b lora")
+    assert answer.intent == "lookup" and answer.frameworks == ("mindspeed_llm",)
+
+
+def test_a_lacking_framework_beside_one_the_table_has(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-32b lora 4k on verl or mindspeed-llm")
+    assert answer.intent == "lookup" and answer.rows
+    assert answer.note("framework_not_in_table") is not None
+    assert "> MindSpeed-LLM · Snt9B: 16 cards" in render_text(engine.knowledge, answer)
+
+
+@pytest.mark.parametrize(("question", "stage"), [
+    ("qwen2.5-7b grpo", "grpo"), ("qwen2.5-7b RL", "rl"), ("qwen2.5-7b inference", "inference"),
+    ("qwen2.5-7b 推理需要几张卡", "推理"), ("qwen2.5-7b DPO lora", "dpo"),
+])
+def test_stages_the_table_lacks_say_it_covers_sft_and_pt(engine: Engine, question: str,
+                                                         stage: str) -> None:
+    answer = engine.ask(question)
+    assert answer.intent == "not_covered" and answer.rows == ()
+    note = answer.note("stage_not_covered")
+    assert note is not None and note.args["stage"] == stage
+    assert "SFT" in render_text(engine.knowledge, answer)
+
+
+def test_a_strategy_is_a_data_change(data_copy: Path, tmp_path: Path) -> None:
+    vocab = data_copy / "vocabulary.toml"
+    vocab.write_text(vocab.read_text(encoding="utf-8") + (
+        '\n[strategies.grpo]\nlabel = { en = "GRPO", zh = "GRPO" }\nwords = ["grpo"]\n'),
+        encoding="utf-8")
+    page = SEED.read_text(encoding="utf-8").rstrip("\n") + (
+        "\nqwen2.5-7b\tgrpo\t4096/32k\t16*Ascend\t\t-\n")
+    engine = engine_on(data_copy, page, tmp_path)
+    answer = engine.ask("qwen2.5-7b grpo 32k")
+    assert answer.intent == "lookup" and [e.key for e in answer.rows] == [
+        ("qwen2.5-7b", "grpo", 32768)]
+    assert "GRPO · seq 32768" in render_text(engine.knowledge, answer)
+    assert engine.ask("qwen2.5-7b dpo").intent == "not_covered"
+
+
+def test_a_data_folder_in_the_first_format_still_loads_and_answers_the_same(
+        engine: Engine) -> None:
+    old = Engine(load_knowledge(FIXTURES / "data-format-1"))
+    assert old.knowledge.table.framework_ids == engine.knowledge.table.framework_ids
+    assert [f.name for f in old.knowledge.table.frameworks] == ["MindSpeed-LLM", "LLaMA-Factory"]
+    for question in ("qwen 2.5 72b lora 8k", "qwen2-7b", "mixtral lora", "qwen 7b",
+                     "llama3.2-1b full 4k on llama-factory snt9b23"):
+        a, b = old.ask(question), engine.ask(question)
+        assert (a.intent, a.models, a.candidates) == (b.intent, b.models, b.candidates), question
+        assert render_json(old.knowledge, a)["rows"] == render_json(engine.knowledge, b)["rows"]
