@@ -36,6 +36,7 @@ TEXT: dict[Language, dict[str, str]] = {
                 "Say \u201clist\u201d for every model.",
         "and": " and ",
         "or": " or ",
+        "sentence_sep": " ",
         "list_sep": ", ",
         "flavour_unit": "{flavour} ({unit})",
         "card_count": "{n} {word}",
@@ -120,8 +121,9 @@ TEXT: dict[Language, dict[str, str]] = {
                 "写上模型名（Hugging Face 名称、拼写错误都可以），可加{strategies}、序列长度。"
                 "我会给出 {frameworks} 在 {flavours} 上的卡数。"
                 "发送\u201c模型列表\u201d查看全部模型。",
-        "and": "和",
-        "or": "或",
+        "and": " 和 ",
+        "or": " 或 ",
+        "sentence_sep": "",
         "list_sep": "、",
         "flavour_unit": "{flavour}（{unit}）",
         "card_count": "{n} 张卡",

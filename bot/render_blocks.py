@@ -76,7 +76,8 @@ def _entry_blocks(knowledge: Knowledge, answer: Answer, entry: Entry,
     for fw in knowledge.table.framework_ids:
         name = knowledge.framework_names[fw]
         if not entry.supports(fw):
-            fields.append(_mrkdwn(f"*{escape(name)}*\n{t(lang, 'not_supported')}"))
+            mark = "▶ " if any(f == fw for f, _ in asked) else ""
+            fields.append(_mrkdwn(f"{mark}*{escape(name)}*\n{t(lang, 'not_supported')}"))
             continue
         for fl in knowledge.table.flavours:
             mark = "▶ " if (fw, fl) in asked else ""

@@ -125,7 +125,8 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["names"] = ", ".join(args["names"])
     text = t(language, f"note.{note.kind}", **args)
     if note.kind == "stage_not_covered" and note.args.get("frameworks"):
-        text += " " + t(language, "note.stage_elsewhere", frameworks=args["frameworks"])
+        text += t(language, "sentence_sep") + t(language, "note.stage_elsewhere",
+                                                 frameworks=args["frameworks"])
     return text
 
 
