@@ -66,6 +66,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.strategy_not_listed": "The table lists no {strategies} entry for this model.",
         "note.stage_not_covered": "The table covers only SFT and pre-training with {strategies}; "
                                   "it says nothing about {stage}.",
+        "note.stage_in_table": "In this table, {frameworks} train with it: ask about them.",
         "note.stage_elsewhere": "{frameworks} train with it, but this version of the table has "
                                 "no column for them.",
         "note.framework_not_in_table": "This version of the table ({date}) has no column for "
@@ -146,6 +147,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.seq_not_listed": "表中{strategy}最长只列到序列长度 {longest}，没有 {seq_len}。",
         "note.strategy_not_listed": "表中该模型没有{strategies}配置。",
         "note.stage_not_covered": "该表只覆盖 SFT 和预训练（{strategies}），不涉及 {stage}。",
+        "note.stage_in_table": "此表中 {frameworks} 支持该训练方式，可以问它们的卡数。",
         "note.stage_elsewhere": "{frameworks} 支持该训练方式，但此版本的表中没有它们的列。",
         "note.framework_not_in_table": "此版本的表（{date}）没有 {frameworks} 的列，因此没有它的"
                                        "卡数。表中的框架是 {has}。",

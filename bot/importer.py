@@ -59,7 +59,7 @@ def framework_name(cell: str) -> str:
 
 @dataclass(frozen=True)
 class _Header:
-    last_line: int  # index in the grid's rows of the header's second row
+    second_row: int  # the index in the grid's rows of the header's second row
     model: int
     strategy: int
     seq_len: int
@@ -256,7 +256,7 @@ def _date(lines: list[str]) -> dt.date | None:
 
 
 def _source(grid: PageGrid, header: _Header, date: dt.date | None) -> Source:
-    start = grid.rows[header.last_line - 1].line
+    start = grid.rows[header.second_row - 1].line
     # In text and markdown the page's words stand above the table; in HTML, anywhere around it.
     lines = [t.text for t in grid.text if t.line < start or grid.format == page_html.FORMAT]
     title = next((line for line in lines if line), "")
@@ -265,7 +265,7 @@ def _source(grid: PageGrid, header: _Header, date: dt.date | None) -> Source:
 
 
 def _rows(grid: PageGrid, header: _Header) -> list[GridRow]:
-    rows = grid.rows[header.last_line + 1:]
+    rows = grid.rows[header.second_row + 1:]
     if rows:
         # Text between rows means a row that lost its cells (spaces for tabs, say): refuse,
         # rather than import a table with that row silently missing.

@@ -68,9 +68,6 @@ class Knowledge:
     def flavour_display(self, flavour: str) -> str:
         return self.hardware.flavours[flavour].display
 
-    def in_table(self, model: str) -> bool:
-        return bool(self.table.entries_for(model))
-
 
 def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[str, str]:
     """Names for a table.csv in the first format, which did not record them."""

@@ -124,9 +124,13 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
     if note.kind == "other_mentions":
         args["names"] = ", ".join(args["names"])
     text = t(language, f"note.{note.kind}", **args)
-    if note.kind == "stage_not_covered" and note.args.get("frameworks"):
-        text += t(language, "sentence_sep") + t(language, "note.stage_elsewhere",
-                                                 frameworks=args["frameworks"])
+    if note.kind == "stage_not_covered":
+        for key, sentence in (("in_table", "note.stage_in_table"),
+                              ("frameworks", "note.stage_elsewhere")):
+            if note.args.get(key):
+                text += t(language, "sentence_sep") + t(
+                    language, sentence, frameworks=framework_list(knowledge, language,
+                                                                  note.args[key]))
     return text
 
 

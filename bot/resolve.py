@@ -148,12 +148,14 @@ class Resolver:
         frameworks = set(question.frameworks)
         if question.uncovered_stage:
             present, elsewhere = self._stage_frameworks(question.uncovered_stage)
-            if not present:
+            # The table has a column for a framework of this stage (VeRL for RL): answer there,
+            # and only there; a named framework that does not train this way has no answer.
+            narrowed = frameworks & set(present) if frameworks else set(present)
+            if not narrowed:
                 return self._not_covered(question, model, Note("stage_not_covered", {
                     "stage": question.uncovered_stage, "strategies": list(table.strategies()),
-                    "frameworks": elsewhere}))
-            # The table has a column for a framework of this stage (VeRL for RL): answer there.
-            frameworks = frameworks & set(present) if frameworks else set(present)
+                    "in_table": present, "frameworks": elsewhere}))
+            frameworks = narrowed
         lacking = [fw for fw in frameworks if table.framework(fw) is None]
         if lacking:
             note = Note("framework_not_in_table", {

@@ -82,6 +82,13 @@ def test_an_rl_question_is_answered_from_the_rl_frameworks_when_the_table_has_th
     assert answer.rows[0].count("verl", "snt9b") == 32
     assert "VeRL · Snt9B: 32 cards" in render_text(five.knowledge, answer)
     assert five.ask("qwen2.5-72b dpo").intent == "not_covered"  # no framework here does DPO
+    # Llama-Factory has a column but does not train with GRPO: no SFT numbers stand in.
+    other = five.ask("qwen2.5-72b grpo on llama-factory")
+    assert (other.intent, other.rows) == ("not_covered", ())
+    note = other.note("stage_not_covered")
+    assert note is not None and note.args["in_table"] == ["verl", "mindspeed_rl"]
+    assert "In this table, VeRL and MindSpeed-RL train with it" in render_text(five.knowledge,
+                                                                               other)
 
 
 def test_a_new_framework_needs_no_edit(data_copy: Path, tmp_path: Path) -> None:
