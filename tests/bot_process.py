@@ -50,7 +50,8 @@ def _healthy(url: str) -> bool:
 
 @contextlib.contextmanager
 def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
-                extra_env: dict[str, str] | None = None) -> Iterator[Bot]:
+                extra_env: dict[str, str] | None = None,
+                serve_args: tuple[str, ...] = ()) -> Iterator[Bot]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
@@ -61,8 +62,8 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
     log = workdir / f"bot-{port}.log"
     with log.open("wb") as out:
         # cwd is a scratch folder, so a developer's own .env is never read by a test.
-        process = subprocess.Popen([str(MINCARDS), "serve"], cwd=workdir, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen([str(MINCARDS), "serve", *serve_args], cwd=workdir, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     bot = Bot(process, f"http://127.0.0.1:{port}", log)
     try:
         deadline = time.monotonic() + 30

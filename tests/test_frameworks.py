@@ -9,37 +9,18 @@ import pytest
 
 from bot.data_import import apply_import, plan_import
 from bot.engine import Engine
-from bot.importer import import_table
 from bot.knowledge import load_knowledge
 from bot.render_blocks import home_view, message
 from bot.render_json import render_json
 from bot.render_text import render_text
 from tests.blockkit import assert_valid_home, assert_valid_message
-from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
-
-FIVE = ["MindSpeed-LLM", "Llama-Factory", "VeRL", "MindSpeed-RL", "MindSpeed-MM"]
+from tests.pages import FIXTURES, SEED, five_framework_page, text_page
 
 
-def five_framework_page() -> str:
-    """The seed's table with three more frameworks: VeRL twice MindSpeed-LLM's count on LoRA
-    entries only, MindSpeed-RL all '-', MindSpeed-MM 16 on VL models. Test numbers, not Huawei's."""
-    seed = import_table(SEED.read_text(encoding="utf-8"), vocabulary(), hardware().flavours)
-    rows = []
-    for e in seed.entries:
-        cells = ["-" if (c := e.count(fw, fl)) is None else f"{c}*Ascend"
-                 for fw, fl in seed.columns()]
-        ms = e.count("mindspeed_llm", "snt9b")
-        cells += [f"{2 * ms}*Ascend", ""] if e.strategy == "lora" and ms else ["-", "-"]
-        cells += ["-", "-"]
-        cells += ["16*Ascend", ""] if "vl" in e.model else ["-", "-"]
-        rows.append(f"{e.model}\t{e.strategy}\t{e.seq_len}\t" + "\t".join(cells))
-    return text_page(FIVE, rows, date="2025-10-22")
-
-
-def engine_on(data: Path, page_text: str, tmp_path: Path, **kw: bool) -> Engine:
+def engine_on(data: Path, page_text: str, tmp_path: Path, allow_removals: bool = False) -> Engine:
     page = tmp_path / "page.txt"
     page.write_text(page_text, encoding="utf-8")
-    apply_import(data, plan_import(data, page, allow_removals=kw.get("allow_removals", False)))
+    apply_import(data, plan_import(data, page, allow_removals=allow_removals))
     return Engine(load_knowledge(data))
 
 
