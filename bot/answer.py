@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.asked import Budget, NameParts
+from bot.budget import Fits
 from bot.language import Language
 from bot.table import Entry
 
-Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help"]
-INTENTS: tuple[Intent, ...] = ("lookup", "ambiguous", "not_found", "not_covered", "list", "help")
+Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help", "capacity",
+                 "compare"]
+INTENTS: tuple[Intent, ...] = ("lookup", "ambiguous", "not_found", "not_covered", "list", "help",
+                               "capacity", "compare")
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,15 @@ class Answer:
     # still says so.
     frameworks: tuple[str, ...] = ()
     flavours: tuple[str, ...] = ()
+    budget: Budget | None = None
+    # What the budget gives on each flavour it covers, in that flavour's unit.
+    room: Mapping[str, int] = field(default_factory=dict)
+    # Per row (by its key), whether it fits the budget on each framework and covered flavour.
+    fits: Mapping[tuple[str, str, int], Fits] = field(default_factory=dict)
+    # The name "which one?" asks about, to be refined by the answer (never the person's words).
+    pending: NameParts | None = None
+    # In a comparison that waits on "which one?": the other models, "" where the pick goes.
+    compare_with: tuple[str, ...] = ()
 
     def note(self, kind: str) -> Note | None:
         return next((n for n in self.notes if n.kind == kind), None)

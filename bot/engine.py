@@ -17,7 +17,8 @@ class Engine:
         self.names = NameReader(known.vocabulary, known.catalogue)
         self.questions = QuestionReader(
             known.vocabulary, self.names, frameworks=known.framework_names,
-            flavours={fl: info.display for fl, info in known.hardware.flavours.items()})
+            flavours={fl: info.display for fl, info in known.hardware.flavours.items()},
+            lengths={e.seq_len for e in known.table.entries})
         self.matcher = Matcher(known.vocabulary, known.catalogue, present=known.table.models())
         self.resolver = Resolver(self.knowledge, self.matcher)
 

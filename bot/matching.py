@@ -27,6 +27,11 @@ class Match:
     assumed: tuple[str, ...] = ()
 
 
+def _newest_first(info: ModelInfo) -> float:
+    numbers = [float(v) for v in info.versions if v.replace(".", "", 1).isdigit()]
+    return -max(numbers, default=0.0)
+
+
 class Matcher:
     """Fits mentions to the models of the loaded table (`present`: its model keys; None: every
     catalogue model). Catalogue models the table lacks are only ever named as such."""
@@ -46,7 +51,9 @@ class Matcher:
         """True for a family the vocabulary knows is not in the table (mistral, phi, ...)."""
         return bool(word) and str(word).replace("-", "") in self._others
 
-    def fits(self, info: ModelInfo, mention: Mention) -> bool:
+    def fits(self, info: ModelInfo, mention: Mention, unnamed_variants: bool = False) -> bool:
+        """Whether a mention names this model; `unnamed_variants` lets a name without "VL"
+        fit the VL model too (offered beside the plain ones, never picked alone)."""
         if mention.other_family or mention.distinct:
             return False
         if mention.family and info.family != mention.family:
@@ -55,7 +62,8 @@ class Matcher:
             return False
         if not mention.variants <= info.variants:
             return False
-        if not (info.variants - self._optional_variants) <= mention.variants:
+        if not unnamed_variants and not (
+                info.variants - self._optional_variants) <= mention.variants:
             return False
         if mention.size and info.size != mention.size:
             return False
@@ -66,7 +74,14 @@ class Matcher:
         return tuple(i for i in self._absent if self.fits(i, mention))
 
     def match(self, mention: Mention) -> Match:
+        """The models a name fits. One plain model is that model; several are all offered,
+        the newest versions first, then the variants the name also fits (qwen 7b: Qwen2.5-7B,
+        Qwen2-7B, Qwen2.5-VL-7B, Qwen2-VL-7B)."""
         models = tuple(i for i in self._present if self.fits(i, mention))
+        if len(models) > 1:
+            variants = tuple(i for i in self._present if i not in models
+                             and self.fits(i, mention, unnamed_variants=True))
+            models = (*sorted(models, key=_newest_first), *sorted(variants, key=_newest_first))
         assumed: list[str] = []
         if len(models) == 1:
             info = models[0]

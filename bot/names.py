@@ -105,10 +105,13 @@ class NameReader:
             return None, word
         if len(word) < _MIN_FUZZY_LEN or word in self._known_words:
             return None, None
-        # Edit distance decides; the looser ratio only speaks when no family is within reach.
-        near = [name for name in self._all_family_words
-                if DamerauLevenshtein.distance(word, name, score_cutoff=_max_edits(word))
-                <= _max_edits(word)]
+        # Edit distance decides, the nearest family winning (intervl is one letter from
+        # InternVL, two from InternLM); the looser ratio only speaks when none is within reach.
+        reach = _max_edits(word)
+        distances = {name: DamerauLevenshtein.distance(word, name, score_cutoff=reach)
+                     for name in self._all_family_words}
+        nearest = min(distances.values(), default=reach + 1)
+        near = [name for name, d in distances.items() if d <= reach and d == nearest]
         if not near:
             near = [name for name in self._all_family_words
                     if name[0] == word[0] and fuzz.ratio(word, name) >= _MIN_FUZZY_RATIO]

@@ -53,11 +53,12 @@ class PhraseIndex:
             self._key.setdefault(_fold(phrase), key)  # the first key to claim a phrase keeps it
         self._pattern = re.compile(phrase_pattern([p for p, _ in pairs], attached=attached))
 
-    def take(self, text: str) -> tuple[list[str], str]:
-        """(the keys named, in order, each once; the text with their phrases blanked out)."""
+    def take(self, text: str, mark: str = " ") -> tuple[list[str], str]:
+        """(the keys named, in order, each once; the text with their phrases replaced by
+        `mark`)."""
         keys: list[str] = []
         for match in self._pattern.finditer(text):
             key = self._key.get(_fold(match.group(0)))
             if key is not None and key not in keys:
                 keys.append(key)
-        return keys, self._pattern.sub(" ", text) if keys else text
+        return keys, self._pattern.sub(mark, text) if keys else text

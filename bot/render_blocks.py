@@ -9,16 +9,8 @@ from bot.followup import FollowUp
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
-from bot.render_text import (
-    asked_columns,
-    count_text,
-    entry_heading,
-    flavour_units,
-    framework_list,
-    help_text,
-    note_text,
-    render_text,
-)
+from bot.render_text import asked_columns, help_text, note_text, render_text
+from bot.render_words import count_text, entry_heading, flavour_units, framework_list
 from bot.slack_limits import SlackLimits, limits
 from bot.slack_text import code, escape
 from bot.table import NOT_SUPPORTED, Entry

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.answer import Answer
+from bot.compare import compare
 from bot.knowledge import Knowledge
 from bot.render_text import render_text
 from bot.table import Entry, Table
@@ -27,13 +28,29 @@ def table_json(table: Table) -> dict[str, Any]:
 
 
 def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
-    return {
+    table = knowledge.table
+    rows = []
+    for entry in answer.rows:
+        row = row_json(table, entry)
+        if answer.budget is not None:
+            row["fits"] = answer.fits.get(entry.key, {})
+        rows.append(row)
+    out: dict[str, Any] = {
         "intent": answer.intent,
         "models": list(answer.models),
         "candidates": list(answer.candidates),
-        "rows": [row_json(knowledge.table, e) for e in answer.rows],
+        "rows": rows,
         "text": render_text(knowledge, answer),
         "language": answer.language,
         "notes": [{"kind": n.kind, **n.args} for n in answer.notes],
-        "table": table_json(knowledge.table),
+        "table": table_json(table),
     }
+    if answer.budget is not None:
+        out["budget"] = answer.budget.json()
+    if answer.intent == "compare":
+        named = [f for f in answer.frameworks if table.framework(f)]
+        out["comparison"] = [
+            {"strategy": s.strategy, "seq_len": s.seq_len, "flavour": s.flavour,
+             "fewest": {m: f.count for m, f in s.fewest.items()}, "fewer": list(s.fewer)}
+            for s in compare(table, answer.models, answer.rows, named, answer.flavours)]
+    return out

@@ -3,38 +3,25 @@
 from __future__ import annotations
 
 from bot.answer import Answer, Note
-from bot.hardware import Hardware
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
+from bot.render_budget import (
+    capacity_head,
+    capacity_model_lines,
+    compare_lines,
+    compare_title,
+    verdict_lines,
+)
+from bot.render_words import (
+    count_text,
+    entry_heading,
+    flavour_units,
+    framework_list,
+    join_words,
+    plural,
+)
 from bot.table import Entry
-
-
-def _plural(language: Language, n: int, one: str, many: str) -> str:
-    return t(language, one if n == 1 else many)
-
-
-def count_text(hw: Hardware, language: Language, flavour: str, count: int | None) -> str:
-    """'16 cards, 2 nodes' or '16 DIE (8 cards), 1 node'; 'not supported' for None."""
-    if count is None:
-        return t(language, "not_supported")
-    info = hw.flavours[flavour]
-    nodes = info.nodes(count)
-    if info.die_per_card:
-        cards = info.cards(count)
-        amount = t(language, "die_cards", die=count, cards=cards,
-                   cards_word=_plural(language, cards, "card", "cards"))
-    else:
-        amount = f"{count} {_plural(language, count, 'card', 'cards')}"
-    return t(language, "count_nodes", count=amount, nodes=nodes,
-             nodes_word=_plural(language, nodes, "node", "nodes"))
-
-
-def join_words(language: Language, items: list[str], last: str = "and") -> str:
-    """'A', 'A and B', 'A, B and C' (in Chinese with 、 and 和)."""
-    if len(items) <= 1:
-        return "".join(items)
-    return t(language, "list_sep").join(items[:-1]) + t(language, last) + items[-1]
 
 
 def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
@@ -47,25 +34,6 @@ def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
              f"{count_text(hw, language, fl, entry.count(framework, fl))}"
              for fl in knowledge.table.flavours]
     return f"{name}: " + " | ".join(cells)
-
-
-def entry_heading(knowledge: Knowledge, language: Language, entry: Entry) -> str:
-    return (f"{knowledge.strategy_label(entry.strategy, language)} · "
-            f"{t(language, 'seq', seq_len=entry.seq_len)}")
-
-
-def flavour_units(knowledge: Knowledge, language: Language) -> str:
-    """'Snt9B (cards) and Snt9B23 (DIE)': the table's flavours and what each counts."""
-    hw = knowledge.hardware
-    return join_words(language, [
-        t(language, "flavour_unit", flavour=hw.flavours[fl].display,
-          unit=t(language, "cards") if hw.flavours[fl].unit == "card" else hw.flavours[fl].unit)
-        for fl in knowledge.table.flavours])
-
-
-def framework_list(knowledge: Knowledge, language: Language, ids: list[str],
-                   last: str = "and") -> str:
-    return join_words(language, [knowledge.framework_names.get(f, f) for f in ids], last)
 
 
 def help_text(knowledge: Knowledge, language: Language) -> str:
@@ -103,7 +71,7 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         cards = info.cards(args["unit"])
         args["unit_name"] = info.unit
         args["unit_cards"] = t(language, "card_count", n=cards,
-                               word=_plural(language, cards, "card", "cards"))
+                               word=plural(language, cards, "card", "cards"))
     if note.kind == "strategy_not_listed":
         args["strategies"] = "/".join(label(s) for s in args["strategies"])
     if note.kind == "stage_not_covered":
@@ -167,20 +135,42 @@ def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
     return [t(answer.language, "notes"), *[f"- {s}" for s in sentences]]
 
 
+def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[str]:
+    lines: list[str] = []
+    for entry in rows:
+        lines.append("")
+        lines.append(entry_heading(knowledge, answer.language, entry))
+        lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
+        lines += [f"  {framework_line(knowledge, answer.language, entry, fw)}"
+                  for fw in knowledge.table.framework_ids]
+    return lines
+
+
 def render_text(knowledge: Knowledge, answer: Answer) -> str:
     lang = answer.language
     cat = knowledge.catalogue
     lines: list[str] = []
     if answer.intent == "lookup":
         info = cat[answer.models[0]]
+        lines += verdict_lines(knowledge, answer)
+        if lines:
+            lines.append("")
         lines.append(f"{t(lang, 'lookup.title', model=info.display)} "
                      f"{t(lang, 'table_name', key=info.key)}")
-        for entry in answer.rows:
-            lines.append("")
-            lines.append(entry_heading(knowledge, lang, entry))
-            lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
-            lines += [f"  {framework_line(knowledge, lang, entry, fw)}"
-                      for fw in knowledge.table.framework_ids]
+        lines += _entries(knowledge, answer, answer.rows)
+    elif answer.intent == "capacity":
+        lines.append(capacity_head(knowledge, answer))
+        for model in answer.models:
+            lines.append(f"- {cat[model].display} ({model})")
+            lines += [f"    {line}" for line in capacity_model_lines(knowledge, answer, model)]
+    elif answer.intent == "compare":
+        lines.append(compare_title(knowledge, answer))
+        lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
+        for model in answer.models:
+            lines += ["", f"{t(lang, 'lookup.title', model=cat[model].display)} "
+                          f"{t(lang, 'table_name', key=model)}"]
+            lines += _entries(knowledge, answer, tuple(e for e in answer.rows
+                                                       if e.model == model))[1:]
     elif answer.intent == "ambiguous":
         lines.append(t(lang, "ambiguous", asked=f"\u201c{answer.asked}\u201d") if answer.asked
                      else t(lang, "ambiguous.plain"))

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
+from bot import budget as budgets
 from bot.answer import Answer, Intent, Note
+from bot.asked import NameParts
 from bot.knowledge import Knowledge
 from bot.matching import Matcher
 from bot.names import Mention
 from bot.question import Question
+from bot.sizes import size_value
 from bot.table import Entry
 
 MAX_SUGGESTIONS = 3
@@ -31,6 +35,21 @@ def _has(entries: Iterable[Entry]) -> list[tuple[str, list[int]]]:
     return [(s, sorted(v)) for s, v in out.items()]
 
 
+def parts_of(mention: Mention) -> NameParts:
+    return NameParts(family=mention.family, versions=frozenset(mention.versions),
+                     variants=frozenset(mention.variants), size=mention.size,
+                     active=mention.active)
+
+
+def refine(base: NameParts, change: Mention | NameParts) -> Mention:
+    """`base` with what `change` says instead: "the 72b" after Qwen2.5-32B is Qwen2.5-72B."""
+    return Mention(family=base.family, versions=set(change.versions or base.versions),
+                   variants=set(change.variants or base.variants),
+                   size=change.size or base.size, active=change.active or base.active,
+                   words=[w for w in (base.family, *sorted(change.versions or base.versions),
+                                      change.size or base.size) if w])
+
+
 def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
     """The table's caveats that apply to these rows."""
     notes: list[Note] = []
@@ -47,7 +66,7 @@ def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[N
                        and (li := by[lighter].count(fw, fl)) is not None and h < li
                        for fl in table.flavours):
                     notes.append(Note("suspect_strategy_order", {
-                        "framework": fw, "seq_len": seq, "heavier": heavier,
+                        "model": model, "framework": fw, "seq_len": seq, "heavier": heavier,
                         "lighter": lighter}))
     counts = [(fl, c) for e in rows for fw in table.framework_ids for fl in table.flavours
               if (c := e.count(fw, fl)) is not None]
@@ -62,6 +81,22 @@ def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[N
     return notes
 
 
+@dataclass
+class _Scope:
+    """What a question narrows to, once checked against the table."""
+
+    frameworks: set[str] = field(default_factory=set)
+    refusal: Note | None = None  # the question asks what this table version cannot answer
+    notes: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class _Selection:
+    rows: list[Entry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    reason: Note | None = None  # why nothing was selected
+
+
 class Resolver:
     def __init__(self, knowledge: Knowledge, matcher: Matcher) -> None:
         self.knowledge = knowledge
@@ -70,14 +105,18 @@ class Resolver:
     def _base(self, question: Question, intent: Intent,
               frameworks: Iterable[str] | None = None, **kw: object) -> Answer:
         mention = question.mention
+        asked = str(kw.pop("asked", mention.spelled() if mention else ""))
+        if question.budget and "room" not in kw:
+            kw["room"] = budgets.capacity(question.budget, self.knowledge.hardware,
+                                          self.knowledge.table.flavours)
         return Answer(
-            intent=intent, language=question.language,
-            asked=mention.spelled() if mention else "",
+            intent=intent, language=question.language, asked=asked,
             strategies=_in_order(question.strategies, self.knowledge.strategies),
             seq_lens=tuple(question.seq_lens),
             frameworks=_in_order(question.frameworks if frameworks is None else frameworks,
                                  self.knowledge.framework_names),
             flavours=_in_order(question.flavours, self.knowledge.table.flavours),
+            budget=question.budget,
             **kw,  # type: ignore[arg-type]
         )
 
@@ -85,31 +124,38 @@ class Resolver:
         return Note("reference", {"date": self.knowledge.table.source.date_text()})
 
     def resolve(self, question: Question) -> Answer:
-        mention = question.mention
-        if mention is None:
+        named = question.named
+        if not named:
+            if question.budget and not question.wants_help:
+                return self._capacity(question, self.knowledge.table.models())
             if question.wants_list:
                 return self._list(question, self.knowledge.table.models())
             notes = []
             if question.text.strip() and not question.wants_help:
                 notes.append(Note("no_model"))
             return self._base(question, "help", notes=tuple(notes))
+        if len(named) > 1:
+            return self._several(question, named)
+        mention = named[0]
         match = self.matcher.match(mention)
-        others = [m for m in question.mentions if m is not mention and m.named]
+        if (question.budget and (question.wants_capacity or question.wants_list)
+                and len(match.models) > 1):
+            return self._capacity(question, tuple(i.key for i in match.models))
         if (question.wants_list and match.models and not mention.size
                 and len(match.models) > 1):
             return self._list(question, tuple(i.key for i in match.models))
         if not match.models:
             return self._not_found(question, mention)
         if len(match.models) > 1:
-            return self._base(question, "ambiguous",
+            return self._base(question, "ambiguous", pending=parts_of(mention),
                               candidates=tuple(i.key for i in match.models))
         info = match.models[0]
         extra: list[Note] = []
         if match.assumed:
             extra.append(Note("assumed", {"model": info.key, "what": list(match.assumed)}))
-        if others:
-            extra.append(Note("other_mentions", {"names": [m.spelled() for m in others]}))
         return self._lookup(question, info.key, extra)
+
+    # --- lists, names not found ----------------------------------------------------------
 
     def _list(self, question: Question, models: tuple[str, ...]) -> Answer:
         return self._base(question, "list", models=models, notes=(self._reference(),))
@@ -125,14 +171,9 @@ class Resolver:
             notes.append(Note("other_family", {"family": mention.other_family}))
         return self._base(question, "not_found",
                           candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
-                          notes=tuple(notes))
+                          notes=tuple(notes), asked=mention.spelled())
 
-    def _not_covered(self, question: Question, model: str, reason: Note,
-                     frameworks: Iterable[str] | None = None) -> Answer:
-        entries = self.knowledge.table.entries_for(model)
-        return self._base(question, "not_covered", frameworks=frameworks, models=(model,),
-                          notes=(reason, Note("table_has", {"model": model,
-                                                            "has": _has(entries)})))
+    # --- what the question narrows to ---------------------------------------------------
 
     def _stage_frameworks(self, stage: str) -> tuple[list[str], list[str]]:
         """(the table's frameworks for a training stage, the vocabulary's others for it)."""
@@ -142,70 +183,186 @@ class Resolver:
                 if stage in (s.lower() for s in words.stages)]
         return [k for k in fits if k in table], [k for k in fits if k not in table]
 
-    def _lookup(self, question: Question, model: str, extra: list[Note]) -> Answer:
+    def _scope(self, question: Question) -> _Scope:
+        """The frameworks to answer for, or why this table version cannot answer at all."""
         table = self.knowledge.table
-        entries = table.entries_for(model)
-        frameworks = set(question.frameworks)
+        scope = _Scope(frameworks=set(question.frameworks))
         if question.uncovered_stage:
             present, elsewhere = self._stage_frameworks(question.uncovered_stage)
             # The table has a column for a framework of this stage (VeRL for RL): answer there,
             # and only there; a named framework that does not train this way has no answer.
-            narrowed = frameworks & set(present) if frameworks else set(present)
+            narrowed = scope.frameworks & set(present) if scope.frameworks else set(present)
             if not narrowed:
-                return self._not_covered(question, model, Note("stage_not_covered", {
+                scope.refusal = Note("stage_not_covered", {
                     "stage": question.uncovered_stage, "strategies": list(table.strategies()),
-                    "in_table": present, "frameworks": elsewhere}))
-            frameworks = narrowed
-        lacking = [fw for fw in frameworks if table.framework(fw) is None]
+                    "in_table": present, "frameworks": elsewhere})
+                return scope
+            scope.frameworks = narrowed
+        lacking = [fw for fw in scope.frameworks if table.framework(fw) is None]
         if lacking:
             note = Note("framework_not_in_table", {
                 "frameworks": list(_in_order(lacking, self.knowledge.framework_names)),
                 "has": list(table.framework_ids), "date": table.source.date_text()})
-            if len(lacking) == len(frameworks):
-                return self._not_covered(question, model, note, frameworks)
-            extra = [*extra, note]
+            if len(lacking) == len(scope.frameworks):
+                scope.refusal = note
+                return scope
+            scope.notes.append(note)
         lacking_flavours = [fl for fl in question.flavours if fl not in table.flavours]
         if lacking_flavours:
-            return self._not_covered(question, model, Note("flavour_not_in_table", {
+            scope.refusal = Note("flavour_not_in_table", {
                 "flavours": sorted(lacking_flavours), "has": list(table.flavours),
-                "date": table.source.date_text()}), frameworks)
+                "date": table.source.date_text()})
+        return scope
+
+    def _select(self, question: Question, model: str) -> _Selection:
+        """A model's entries under the question's strategy and lengths: a length between two
+        listed ones takes the next one up (an upper bound); none longer is known."""
+        entries = self.knowledge.table.entries_for(model)
+        out = _Selection()
         strategies = _in_order(question.strategies, self.knowledge.strategies) or tuple(
             s for s in self.knowledge.strategies if any(e.strategy == s for e in entries))
         listed = [s for s in strategies if any(e.strategy == s for e in entries)]
         if not listed:
-            return self._not_covered(question, model,
-                                     Note("strategy_not_listed", {"strategies": list(strategies)}),
-                                     frameworks)
-        notes = list(extra)
+            out.reason = Note("strategy_not_listed", {"strategies": list(strategies)})
+            return out
         missing = [s for s in strategies if s not in listed]
         if missing:
-            notes.append(Note("strategy_not_listed", {"strategies": missing}))
-        chosen: list[Entry] = []
+            out.notes.append(Note("strategy_not_listed", {"strategies": missing}))
         for strategy in listed:
             own = sorted((e for e in entries if e.strategy == strategy), key=lambda e: e.seq_len)
             if not question.seq_lens:
-                chosen += own
+                out.rows += own
                 continue
             for asked in question.seq_lens:
-                # The next listed length up bounds a shorter one from above; none longer is known.
                 fit = next((e for e in own if e.seq_len >= asked), None)
                 if fit is None:
-                    notes.append(Note("seq_not_listed", {"strategy": strategy, "seq_len": asked,
-                                                         "longest": own[-1].seq_len}))
+                    out.notes.append(Note("seq_not_listed", {
+                        "strategy": strategy, "seq_len": asked, "longest": own[-1].seq_len}))
                     continue
                 if fit.seq_len != asked:
-                    notes.append(Note("upper_bound", {"asked": asked, "shown": fit.seq_len,
-                                                      "strategy": strategy}))
-                if fit not in chosen:
-                    chosen.append(fit)
-        if not chosen:
-            reason = next(n for n in notes if n.kind == "seq_not_listed")
-            return self._not_covered(question, model, reason, frameworks)
-        rows = tuple(chosen)
+                    out.notes.append(Note("upper_bound", {"asked": asked, "shown": fit.seq_len,
+                                                          "strategy": strategy}))
+                if fit not in out.rows:
+                    out.rows.append(fit)
+        if not out.rows:
+            out.reason = next(n for n in out.notes if n.kind == "seq_not_listed")
+        return out
+
+    def _fits(self, question: Question, rows: Iterable[Entry]
+              ) -> dict[tuple[str, str, int], budgets.Fits]:
+        if question.budget is None:
+            return {}
+        room = budgets.capacity(question.budget, self.knowledge.hardware,
+                                self.knowledge.table.flavours)
+        frameworks = self.knowledge.table.framework_ids
+        return {e.key: budgets.fits(e, room, self.knowledge.hardware, frameworks) for e in rows}
+
+    def _not_covered(self, question: Question, model: str, reason: Note,
+                     frameworks: Iterable[str] | None = None) -> Answer:
+        entries = self.knowledge.table.entries_for(model)
+        return self._base(question, "not_covered", frameworks=frameworks, models=(model,),
+                          notes=(reason, Note("table_has", {"model": model,
+                                                            "has": _has(entries)})))
+
+    # --- one model ----------------------------------------------------------------------
+
+    def _lookup(self, question: Question, model: str, extra: list[Note]) -> Answer:
+        scope = self._scope(question)
+        if scope.refusal:
+            return self._not_covered(question, model, scope.refusal, scope.frameworks)
+        selection = self._select(question, model)
+        if selection.reason:
+            return self._not_covered(question, model, selection.reason, scope.frameworks)
+        rows = tuple(selection.rows)
+        notes = [*extra, *scope.notes, *selection.notes]
         info = self.knowledge.catalogue[model]
         if info.note:
             notes.append(Note(info.note, {"model": model}))
         notes += caveats(self.knowledge, model, rows)
         notes.append(self._reference())
-        return self._base(question, "lookup", frameworks=frameworks, models=(model,), rows=rows,
-                          notes=tuple(notes))
+        return self._base(question, "lookup", frameworks=scope.frameworks, models=(model,),
+                          rows=rows, notes=tuple(notes), fits=self._fits(question, rows))
+
+    # --- what fits a budget ---------------------------------------------------------------
+
+    def _capacity(self, question: Question, pool: Iterable[str]) -> Answer:
+        assert question.budget is not None
+        room = budgets.capacity(question.budget, self.knowledge.hardware,
+                                self.knowledge.table.flavours)
+        scope = self._scope(question)
+        notes = list(scope.notes)
+        if scope.refusal:
+            return self._base(question, "capacity", frameworks=scope.frameworks,
+                              notes=(scope.refusal, self._reference()))
+        if not room:
+            notes.append(Note("budget_covers_nothing", {
+                "unit": question.budget.unit, "flavours": list(self.knowledge.table.flavours)}))
+        counting = [f for f in self.knowledge.table.framework_ids
+                    if not scope.frameworks or f in scope.frameworks]
+        order = {m: i for i, m in enumerate(self.knowledge.table.models())}
+        pool = sorted(set(pool), key=lambda m: (
+            -size_value(self.knowledge.catalogue[m].size), order.get(m, 0)))
+        rows: list[Entry] = []
+        fits: dict[tuple[str, str, int], budgets.Fits] = {}
+        for model in pool:
+            for entry in self._select(question, model).rows:
+                entry_fits = budgets.fits(entry, room, self.knowledge.hardware,
+                                          self.knowledge.table.framework_ids)
+                if budgets.fits_anywhere({f: entry_fits[f] for f in counting}):
+                    rows.append(entry)
+                    fits[entry.key] = entry_fits
+        models = tuple(dict.fromkeys(e.model for e in rows))
+        for model in models:
+            notes += [n for n in caveats(self.knowledge, model,
+                                         tuple(e for e in rows if e.model == model))
+                      if n not in notes and n.kind != "suspect_strategy_order"]
+        notes.append(self._reference())
+        return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
+                          rows=tuple(rows), fits=fits, room=room, notes=tuple(notes))
+
+    # --- several models: a comparison -------------------------------------------------------
+
+    def _several(self, question: Question, named: list[Mention]) -> Answer:
+        """Models named side by side. A name without a family takes the one before it
+        ("qwen2.5-7b or 72b"); a name that fits several asks which, keeping the others."""
+        resolved: list[str | Mention] = []
+        previous: NameParts | None = None
+        for mention in named:
+            if not mention.family and not mention.other_family and previous:
+                mention = refine(previous, mention)
+            match = self.matcher.match(mention)
+            if not match.models:
+                return self._not_found(question, mention)
+            resolved.append(match.models[0].key if len(match.models) == 1 else mention)
+            previous = parts_of(mention)
+        pending = next((m for m in resolved if isinstance(m, Mention)), None)
+        if pending is not None:
+            others = tuple("" if m is pending else m for m in resolved
+                           if isinstance(m, str) or m is pending)
+            return self._base(question, "ambiguous", pending=parts_of(pending),
+                              compare_with=others, asked=pending.spelled(),
+                              candidates=tuple(i.key for i in self.matcher.match(pending).models))
+        models = tuple(dict.fromkeys(m for m in resolved if isinstance(m, str)))
+        if len(models) == 1:
+            return self._lookup(question, models[0], [])
+        return self.compare(question, models)
+
+    def compare(self, question: Question, models: tuple[str, ...]) -> Answer:
+        scope = self._scope(question)
+        if scope.refusal:
+            return self._base(question, "compare", frameworks=scope.frameworks, models=models,
+                              notes=(scope.refusal, self._reference()))
+        rows: list[Entry] = []
+        notes = list(scope.notes)
+        for model in models:
+            selection = self._select(question, model)
+            if selection.reason:
+                notes.append(replace(selection.reason, args={**selection.reason.args,
+                                                             "model": model}))
+            rows += selection.rows
+            notes += [replace(n, args={**n.args, "model": model}) for n in selection.notes]
+            notes += caveats(self.knowledge, model, tuple(selection.rows))
+        notes.append(self._reference())
+        unique = [n for i, n in enumerate(notes) if n not in notes[:i]]
+        return self._base(question, "compare", frameworks=scope.frameworks, models=models,
+                          rows=tuple(rows), notes=tuple(unique), fits=self._fits(question, rows))

@@ -36,3 +36,13 @@ def normalize_version(text: str) -> str:
     if not m:
         return text
     return m.group(1) + _number(m.group(2))
+
+
+def size_value(size: str | None) -> float:
+    """Billions of parameters, to order models by size: '72b' -> 72, '8x7b' -> 56."""
+    m = _SIZE.match(size or "")
+    if not m:
+        return 0.0
+    experts, amount, unit = m.groups()
+    value = float(amount) / (1000 if unit == "m" else 1)
+    return value * int(experts) if experts else value

@@ -86,14 +86,41 @@ class Stages(BaseModel):
 
 
 class Quantities(BaseModel):
+    """The first format's single list of count units; kept so such a folder still loads."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     units: tuple[str, ...]
+
+
+class BudgetWords(BaseModel):
+    """Units after a number that make it an amount of hardware: cards, DIE or nodes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    card: tuple[str, ...] = ()
+    die: tuple[str, ...] = ()
+    node: tuple[str, ...] = ()
+
+
+class NumberWords(BaseModel):
+    """Numbers written as words, and what makes a number count something else entirely."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    words: dict[str, int] = {}
+    cjk_digits: dict[str, int] = {}
+    cjk_multipliers: dict[str, int] = {}
+    # A number followed by one of these counts samples, steps, GB...: never a length or budget.
+    other_units: tuple[str, ...] = ()
+    # ...or preceded by one of these (batch size 32, rank 64, lr 2e-5).
+    other_keywords: tuple[str, ...] = ()
 
 
 class Sequence(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     keywords: tuple[str, ...]
-    bare_minimum: PositiveInt
+    # Words after a number that make it a length ("8k context", "4096 tokens").
+    after: tuple[str, ...] = ()
+    # The first format read any bare number from this size up as a length; no longer used.
+    bare_minimum: PositiveInt | None = None
     k: PositiveInt
 
 
@@ -101,6 +128,8 @@ class Intents(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     list: tuple[str, ...]
     help: tuple[str, ...]
+    # "What can I train on ...": with a budget, the models that fit it.
+    capacity: tuple[str, ...] = ()
 
 
 class Vocabulary(BaseModel):
@@ -115,7 +144,9 @@ class Vocabulary(BaseModel):
     stages: Stages
     frameworks: dict[str, FrameworkWords] = {}
     flavours: dict[str, tuple[str, ...]] = {}
-    quantities: Quantities
+    quantities: Quantities | None = None
+    budget: BudgetWords = BudgetWords()
+    numbers: NumberWords = NumberWords()
     sequence: Sequence
     intents: Intents
 

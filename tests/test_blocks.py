@@ -81,7 +81,8 @@ def test_choice_buttons_keep_the_question_narrowing(engine: Engine) -> None:
     blocks = message(engine.knowledge, answer)["blocks"]
     values = [FollowUp.decode(e["value"]) for b in blocks if b["type"] == "actions"
               for e in b["elements"]]
-    assert {v.model for v in values if v} == {"qwen2-7b", "qwen2.5-7b"}
+    assert {v.model for v in values if v} == {"qwen2-7b", "qwen2.5-7b", "qwen2vl-7b",
+                                              "qwen2.5_vl-7b"}
     for v in values:
         assert v is not None
         assert (v.strategies, v.seq_lens, v.frameworks) == (("lora",), (8192,),

@@ -131,7 +131,7 @@ def test_family_and_size_alone_assume_the_only_fit(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize(("text", "candidates"), [
-    ("qwen 7b", {"qwen2-7b", "qwen2.5-7b"}),
+    ("qwen 7b", {"qwen2-7b", "qwen2.5-7b", "qwen2vl-7b", "qwen2.5_vl-7b"}),
     ("qwen 14b", {"qwen2.5-14b", "qwen3-14b"}),
     ("qwen2.5 vl", {"qwen2.5_vl-7b", "qwen2.5_vl-72b"}),
     ("llama", {"llama3.1-8b", "llama3.1-70b", "llama3.2-1b", "llama3.2-3b"}),

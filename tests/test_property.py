@@ -28,12 +28,19 @@ def test_any_text_gets_a_well_formed_reply(engine: Engine, text: str) -> None:
     table = engine.knowledge.table
     if answer.intent == "lookup":
         assert len(answer.models) == 1 and answer.rows
+    if answer.intent in ("lookup", "capacity", "compare"):
         for row in answer.rows:
-            assert row in table.entries_for(answer.models[0])
+            assert row.model in answer.models and row in table.entries_for(row.model)
     else:
         assert answer.rows == ()
+    if answer.budget is not None:
+        assert set(payload["budget"]) == {"count", "unit", "flavour"}
+        for row in payload["rows"]:
+            assert set(row["fits"]) == set(table.framework_ids)
+    else:
+        assert "budget" not in payload and all("fits" not in r for r in payload["rows"])
     assert payload["table"]["frameworks"] == list(table.framework_ids)
     for row in payload["rows"]:
-        assert set(row) == {"model", "strategy", "seq_len", *table.framework_ids}
+        assert set(row) - {"fits"} == {"model", "strategy", "seq_len", *table.framework_ids}
         for fw in table.framework_ids:
             assert set(row[fw]) == set(table.flavours)

@@ -1,0 +1,63 @@
+"""The words every rendering shares: counts with their units, headings, joined lists."""
+
+from __future__ import annotations
+
+from bot.hardware import Hardware
+from bot.i18n import t
+from bot.knowledge import Knowledge
+from bot.language import Language
+from bot.table import Entry
+
+
+def plural(language: Language, n: int, one: str, many: str) -> str:
+    return t(language, one if n == 1 else many)
+
+
+def count_text(hw: Hardware, language: Language, flavour: str, count: int | None) -> str:
+    """'16 cards, 2 nodes' or '16 DIE (8 cards), 1 node'; 'not supported' for None."""
+    if count is None:
+        return t(language, "not_supported")
+    info = hw.flavours[flavour]
+    nodes = info.nodes(count)
+    if info.die_per_card:
+        cards = info.cards(count)
+        amount = t(language, "die_cards", die=count, cards=cards,
+                   cards_word=plural(language, cards, "card", "cards"))
+    else:
+        amount = f"{count} {plural(language, count, 'card', 'cards')}"
+    return t(language, "count_nodes", count=amount, nodes=nodes,
+             nodes_word=plural(language, nodes, "node", "nodes"))
+
+
+def join_words(language: Language, items: list[str], last: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C' (in Chinese with 、 and 和)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t(language, "list_sep").join(items[:-1]) + t(language, last) + items[-1]
+
+
+def entry_heading(knowledge: Knowledge, language: Language, entry: Entry) -> str:
+    return (f"{knowledge.strategy_label(entry.strategy, language)} · "
+            f"{t(language, 'seq', seq_len=entry.seq_len)}")
+
+
+def flavour_units(knowledge: Knowledge, language: Language) -> str:
+    """'Snt9B (cards) and Snt9B23 (DIE)': the table's flavours and what each counts."""
+    hw = knowledge.hardware
+    return join_words(language, [
+        t(language, "flavour_unit", flavour=hw.flavours[fl].display,
+          unit=t(language, "cards") if hw.flavours[fl].unit == "card" else hw.flavours[fl].unit)
+        for fl in knowledge.table.flavours])
+
+
+def framework_list(knowledge: Knowledge, language: Language, ids: list[str],
+                   last: str = "and") -> str:
+    return join_words(language, [knowledge.framework_names.get(f, f) for f in ids], last)
+
+
+def amount(knowledge: Knowledge, language: Language, flavour: str, count: int) -> str:
+    """'16 cards' or '16 DIE': a count in the flavour's own unit, nothing more."""
+    info = knowledge.hardware.flavours[flavour]
+    if info.die_per_card:
+        return f"{count} {info.unit}"
+    return f"{count} {plural(language, count, 'card', 'cards')}"
