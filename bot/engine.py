@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.answer import Answer
+from bot.conversation import Context, continue_question, replay
 from bot.followup import FollowUp
 from bot.knowledge import Knowledge, knowledge
 from bot.matching import Matcher
-from bot.names import Mention, NameReader
-from bot.question import Question, QuestionReader
+from bot.names import NameReader
+from bot.question import QuestionReader
 from bot.resolve import Resolver
 
 
@@ -22,21 +25,26 @@ class Engine:
         self.matcher = Matcher(known.vocabulary, known.catalogue, present=known.table.models())
         self.resolver = Resolver(self.knowledge, self.matcher)
 
-    def ask(self, text: str) -> Answer:
-        return self.resolver.resolve(self.questions.read(text))
+    def ask(self, text: str, previous: Context | None = None) -> Answer:
+        """Answer a question; with `previous`, as a follow-up in that conversation when it
+        continues it ("and lora?", "8卡够吗", "the 72b?")."""
+        question = self.questions.read(text)
+        if previous is not None:
+            question = continue_question(question, previous, self.matcher) or question
+        return self.resolver.resolve(question)
 
     def follow(self, follow: FollowUp) -> Answer:
-        """Answer a button's follow-up: a named table model with the original narrowing."""
-        if follow.model is None or follow.model not in self.knowledge.catalogue.models:
-            return self.ask(follow.text or "")
+        """Answer a button: the context it holds, with the model it picks."""
+        if follow.context is None:
+            return self.ask(follow.text or follow.model or "")
         known = self.knowledge
-        # A value written by this bot under another version of the data may name what this
-        # one does not know; that narrowing is dropped, never guessed at.
-        question = Question(
-            text=follow.model, language=follow.language,
-            mentions=[Mention.naming(known.catalogue[follow.model])],
-            strategies={s for s in follow.strategies if s in known.vocabulary.strategies},
-            seq_lens=list(follow.seq_lens),
-            frameworks={f for f in follow.frameworks if f in known.framework_names},
-            flavours={f for f in follow.flavours if f in known.hardware.flavours})
-        return self.resolver.resolve(question)
+        context = follow.context
+        # A value written under another version of the data may name what this one does not
+        # know; that narrowing is dropped, never guessed at.
+        context = replace(
+            context, strategies=tuple(s for s in context.strategies
+                                      if s in known.vocabulary.strategies),
+            frameworks=tuple(f for f in context.frameworks if f in known.framework_names),
+            flavours=tuple(f for f in context.flavours if f in known.hardware.flavours))
+        pick = follow.model if follow.model in known.catalogue.models else None
+        return self.resolver.resolve(replay(context, self.matcher, pick))

@@ -1,6 +1,8 @@
-"""What a button asks when clicked: a model picked from a choice, keeping the question's narrowing.
+"""What a button asks when clicked: the conversation's context, maybe with a model picked.
 
-Encoded compactly into a Block Kit button value (at most 2000 characters).
+Encoded compactly into a Block Kit button value (at most 2000 characters). It holds the parsed
+question (models, strategy, lengths, filters, budget), and the question's text only when there
+is nothing parsed to hold (help), cut to MAX_TEXT.
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ import json
 from dataclasses import dataclass
 
 from bot.answer import Answer
-from bot.language import Language
-from bot.table import is_id
+from bot.conversation import Context, context_after, context_of
+from bot.language import LANGUAGES, Language
 
 # Kept short: a question is re-read from this much of its text, enough for any real question.
 MAX_TEXT = 1000
@@ -19,32 +21,43 @@ MAX_TEXT = 1000
 @dataclass(frozen=True)
 class FollowUp:
     language: Language
-    model: str | None = None
+    model: str | None = None  # the model a choice button picks
     text: str | None = None
-    strategies: tuple[str, ...] = ()
-    seq_lens: tuple[int, ...] = ()
-    frameworks: tuple[str, ...] = ()
-    flavours: tuple[str, ...] = ()
+    context: Context | None = None
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        return self.context.strategies if self.context else ()
+
+    @property
+    def seq_lens(self) -> tuple[int, ...]:
+        return self.context.seq_lens if self.context else ()
+
+    @property
+    def frameworks(self) -> tuple[str, ...]:
+        return self.context.frameworks if self.context else ()
 
     @classmethod
     def pick(cls, answer: Answer, model: str) -> FollowUp:
-        return cls(language=answer.language, model=model, strategies=answer.strategies,
-                   seq_lens=answer.seq_lens, frameworks=answer.frameworks, flavours=answer.flavours)
+        """A choice button: this model, with everything else the question asked."""
+        return cls(language=answer.language, model=model, context=context_of(answer))
 
     @classmethod
     def same(cls, answer: Answer, question: str) -> FollowUp:
         """Ask the same again (the 'post to channel' button)."""
-        if answer.intent in ("lookup", "not_covered") and len(answer.models) == 1:
-            return cls.pick(answer, answer.models[0])
+        context = context_after(answer, None)
+        if context is not None and answer.intent != "ambiguous":
+            return cls(language=answer.language, context=context)
         return cls(language=answer.language, text=question[:MAX_TEXT])
 
     def encode(self) -> str:
         data: dict[str, object] = {"l": self.language}
-        for key, value in (("m", self.model), ("t", self.text), ("s", list(self.strategies)),
-                           ("q", list(self.seq_lens)), ("f", list(self.frameworks)),
-                           ("h", list(self.flavours))):
-            if value:
-                data[key] = value
+        if self.model:
+            data["m"] = self.model
+        if self.text:
+            data["t"] = self.text
+        if self.context:
+            data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"}
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -54,22 +67,13 @@ class FollowUp:
             data = json.loads(value)
         except (TypeError, ValueError):
             return None
-        if not isinstance(data, dict) or data.get("l") not in ("en", "zh"):
+        if not isinstance(data, dict) or data.get("l") not in LANGUAGES:
             return None
         model, text = data.get("m"), data.get("t")
-        if not (isinstance(model, str) or isinstance(text, str)):
+        raw = data.get("c")
+        context = Context.from_json({"language": data["l"], **raw}) if isinstance(
+            raw, dict) else None
+        if not (isinstance(model, str) or isinstance(text, str) or context):
             return None
-
-        def ids(key: str) -> tuple[str, ...]:
-            # Ids only; the engine answers a strategy or framework the table lacks as such.
-            items = data.get(key) or []
-            return tuple(i for i in items if isinstance(i, str) and len(i) <= 40 and is_id(i)
-                         )[:10] if isinstance(items, list) else ()
-
-        seqs = data.get("q") or []
-        return cls(language=data["l"], model=model if isinstance(model, str) else None,
-                   text=text[:MAX_TEXT] if isinstance(text, str) else None,
-                   strategies=ids("s"),
-                   seq_lens=tuple(int(q) for q in seqs if isinstance(q, int) and 0 < q < 10**7)
-                   if isinstance(seqs, list) else (),
-                   frameworks=ids("f"), flavours=ids("h"))
+        return cls(language=data["l"], model=model[:80] if isinstance(model, str) else None,
+                   text=text[:MAX_TEXT] if isinstance(text, str) else None, context=context)

@@ -140,7 +140,8 @@ class Resolver:
         match = self.matcher.match(mention)
         if (question.budget and (question.wants_capacity or question.wants_list)
                 and len(match.models) > 1):
-            return self._capacity(question, tuple(i.key for i in match.models))
+            return self._capacity(question, tuple(i.key for i in match.models),
+                                  pending=parts_of(mention))
         if (question.wants_list and match.models and not mention.size
                 and len(match.models) > 1):
             return self._list(question, tuple(i.key for i in match.models))
@@ -285,14 +286,15 @@ class Resolver:
 
     # --- what fits a budget ---------------------------------------------------------------
 
-    def _capacity(self, question: Question, pool: Iterable[str]) -> Answer:
+    def _capacity(self, question: Question, pool: Iterable[str],
+                  pending: NameParts | None = None) -> Answer:
         assert question.budget is not None
         room = budgets.capacity(question.budget, self.knowledge.hardware,
                                 self.knowledge.table.flavours)
         scope = self._scope(question)
         notes = list(scope.notes)
         if scope.refusal:
-            return self._base(question, "capacity", frameworks=scope.frameworks,
+            return self._base(question, "capacity", frameworks=scope.frameworks, pending=pending,
                               notes=(scope.refusal, self._reference()))
         if not room:
             notes.append(Note("budget_covers_nothing", {
@@ -318,7 +320,8 @@ class Resolver:
                       if n not in notes and n.kind != "suspect_strategy_order"]
         notes.append(self._reference())
         return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
-                          rows=tuple(rows), fits=fits, room=room, notes=tuple(notes))
+                          rows=tuple(rows), fits=fits, room=room, notes=tuple(notes),
+                          pending=pending)
 
     # --- several models: a comparison -------------------------------------------------------
 

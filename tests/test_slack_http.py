@@ -129,7 +129,9 @@ def test_slash_command_answers_privately_with_a_share_button(
     share = [e for b in p["blocks"] if b["type"] == "actions" for e in b["elements"]
              if e["action_id"] == SHARE_ACTION]
     assert len(share) == 1
-    assert FollowUp.decode(share[0]["value"]).model == "llama3.1-70b"  # type: ignore[union-attr]
+    shared = FollowUp.decode(share[0]["value"])
+    assert shared is not None and shared.context is not None
+    assert (shared.context.models, shared.context.strategies) == (("llama3.1-70b",), ("full",))
 
 
 @pytest.mark.parametrize("text", ["", "help", "  "])
@@ -161,8 +163,9 @@ def test_choice_button_updates_the_message_keeping_strategy_and_length(
     slack.event(mention("qwen 7b lora 8k"))
     (asked,) = emulator.wait_for("chat.postMessage")
     buttons = _buttons(asked.params)
-    assert [b["text"]["text"] for b in buttons] == ["Qwen2-7B", "Qwen2.5-7B"]
-    pick = buttons[1]
+    assert [b["text"]["text"] for b in buttons] == ["Qwen2.5-7B", "Qwen2-7B", "Qwen2.5-VL-7B",
+                                                    "Qwen2-VL-7B"]
+    pick = buttons[0]
     slack.action(block_action(pick["value"], pick["action_id"], emulator.response_url(),
                               ephemeral=False, message_ts="1700000000.000123"))
     (update,) = emulator.wait_for("chat.update")
