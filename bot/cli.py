@@ -20,14 +20,19 @@ DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
 
 
 def _ask(args: argparse.Namespace) -> int:
+    from bot.conversation import Context, context_after
     from bot.engine import Engine
     from bot.render_json import render_json
     from bot.render_text import render_text
 
     engine = Engine()
+    context: Context | None = None
 
     def answer(question: str) -> str:
-        result = engine.ask(question)
+        nonlocal context
+        result = engine.ask(question, context if args.thread else None)
+        # An empty line starts a new conversation.
+        context = context_after(result, context) if question.strip() else None
         if args.json:
             return json.dumps(render_json(engine.knowledge, result), ensure_ascii=False)
         return render_text(engine.knowledge, result)
@@ -144,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer a question")
     ask.add_argument("question", nargs="+", help="the question; '-' reads one per line from stdin")
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    ask.add_argument("--thread", action="store_true",
+                     help="with '-': answer each line as a follow-up of the lines before it "
+                     "(an empty line starts afresh)")
     ask.set_defaults(run=_ask)
     imp = sub.add_parser("import-table", help="take a version of the page into the data folder",
                          description="Read the page (its text as copied, its markdown export or "

@@ -9,6 +9,15 @@ from bot.followup import FollowUp
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
+from bot.render_budget import (
+    budget_text,
+    capacity_head,
+    capacity_model_lines,
+    compare_lines,
+    compare_title,
+    room_text,
+    verdict_lines,
+)
 from bot.render_text import asked_columns, help_text, note_text, render_text
 from bot.render_words import count_text, entry_heading, flavour_units, framework_list
 from bot.slack_limits import SlackLimits, limits
@@ -122,6 +131,41 @@ def _list_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list
     return blocks
 
 
+def _capacity_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
+    """Models that fit, biggest first, a section each; past the limit, the rest by name."""
+    assert answer.budget is not None
+    lang = answer.language
+    cat = knowledge.catalogue
+    blocks = [header(t(lang, "capacity.title",
+                       budget=budget_text(knowledge, lang, answer.budget),
+                       room=room_text(knowledge, answer)), lim),
+              section(escape(capacity_head(knowledge, answer)), lim)]
+    shown = answer.models[: lim.max_capacity_models]
+    for model in shown:
+        lines = [escape(line) for line in capacity_model_lines(knowledge, answer, model)]
+        blocks.append(section("\n".join([f"*{escape(cat[model].display)}*  {code(model)}",
+                                         *lines]), lim))
+    rest = answer.models[len(shown):]
+    if rest:
+        blocks.append(context([t(lang, "capacity.more", count=len(rest), names=", ".join(
+            escape(cat[m].display) for m in rest))], lim))
+    return blocks
+
+
+def _compare_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
+    """Which needs fewer, flavour by flavour; then each model's own numbers."""
+    cat = knowledge.catalogue
+    blocks = [header(compare_title(knowledge, answer), lim),
+              section("\n".join(f"• {escape(line)}"
+                                 for line in compare_lines(knowledge, answer)), lim)]
+    for model in answer.models:
+        blocks.append(section(f"*{escape(cat[model].display)}*  {code(model)}", lim))
+        for e in answer.rows:
+            if e.model == model:
+                blocks += _entry_blocks(knowledge, answer, e, lim)
+    return blocks
+
+
 def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
                   shareable: bool = False) -> list[Block]:
     """The message's blocks; `shareable` adds the 'post to channel' button (slash command)."""
@@ -132,6 +176,11 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
     asked = code(answer.asked) if answer.asked else ""
     if answer.intent == "lookup":
         info = cat[answer.models[0]]
+        verdict = verdict_lines(knowledge, answer)
+        if verdict:
+            # A budget question is answered first: yes, no, or where it fits and where not.
+            blocks.append(section("\n".join([f"*{escape(verdict[0])}*",
+                                              *[f"• {escape(v)}" for v in verdict[1:]]]), lim))
         blocks.append(header(t(lang, "lookup.title", model=info.display), lim))
         blocks.append(context([t(lang, "blocks.source",
                                  date=knowledge.table.source.date_text(),
@@ -139,6 +188,12 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
         # A model has a handful of entries (strategies x lengths): far below the block limit.
         for e in answer.rows:
             blocks += _entry_blocks(knowledge, answer, e, lim)
+        blocks += _notes(knowledge, answer, lim)
+    elif answer.intent == "capacity":
+        blocks += _capacity_blocks(knowledge, answer, lim)
+        blocks += _notes(knowledge, answer, lim)
+    elif answer.intent == "compare":
+        blocks += _compare_blocks(knowledge, answer, lim)
         blocks += _notes(knowledge, answer, lim)
     elif answer.intent == "ambiguous":
         blocks.append(section(t(lang, "ambiguous", asked=asked) if asked

@@ -25,6 +25,7 @@ class SlackLimits(BaseModel):
     max_context_text: PositiveInt
     max_actions_elements: PositiveInt
     max_choice_buttons: PositiveInt
+    max_capacity_models: PositiveInt = 12
 
 
 def load_limits(path: Path) -> SlackLimits:

@@ -6,13 +6,14 @@ import logging
 import re
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.engine import Engine
 from bot.followup import FollowUp
 from bot.render_blocks import PICK_ACTION, SHARE_ACTION, message
+from handlers.conversations import Conversations, conversation_key
 from handlers.replies import post_to_response_url
 
 log = logging.getLogger(__name__)
@@ -26,17 +27,29 @@ def _follow_up(action: dict[str, Any]) -> FollowUp | None:
     return follow
 
 
-def register(app: App, engine: Engine) -> None:
+def _conversation(context: BoltContext, container: dict[str, Any], ephemeral: bool
+                  ) -> str | None:
+    """The DM or thread a clicked message stands in; None for a private (ephemeral) reply."""
+    channel = container.get("channel_id")
+    if ephemeral or not isinstance(channel, str) or not channel:
+        return None
+    thread = container.get("thread_ts")
+    if not isinstance(thread, str) and not channel.startswith("D"):
+        thread = container.get("message_ts")  # a channel message is the root of its thread
+    return conversation_key(context, channel, thread if isinstance(thread, str) else None)
+
+
+def register(app: App, engine: Engine, conversations: Conversations) -> None:
     @app.action(PICK)
     def pick_model(ack: Ack, body: dict[str, Any], action: dict[str, Any],
-                   client: WebClient) -> None:
+                   client: WebClient, context: BoltContext) -> None:
         ack()
         follow = _follow_up(action)
         if follow is None:
             return
-        answer = engine.follow(follow)
         container = body.get("container") or {}
         ephemeral = bool(container.get("is_ephemeral"))
+        answer = conversations.follow(_conversation(context, container, ephemeral), follow)
         payload = message(engine.knowledge, answer, question=follow.text or follow.model or "",
                           shareable=ephemeral and answer.intent != "help")
         channel, ts = container.get("channel_id"), container.get("message_ts")

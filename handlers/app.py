@@ -12,6 +12,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.engine import Engine
 from handlers import actions, commands, direct_messages, home, mentions
+from handlers.conversations import Conversations
 from handlers.dedupe import SeenEvents, dedupe_middleware
 from handlers.replies import TIMEOUT_SECONDS, retry_handlers
 from handlers.settings import Settings
@@ -33,8 +34,9 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
               request_verification_enabled=not socket,
               logger=logging.getLogger("mincards.bolt"))
     app.use(dedupe_middleware(SeenEvents()))
+    conversations = Conversations(engine)
     for surface in SURFACES:
-        surface.register(app, engine)
+        surface.register(app, engine, conversations)
 
     @app.event(re.compile(r".*"))
     def ignore_other_events(event: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from slack_sdk.errors import SlackApiError
 from bot.engine import Engine
 from bot.render_blocks import message
 from bot.slack_text import from_slack
+from handlers.conversations import Conversations
 from handlers.replies import post_to_response_url
 
 COMMAND = "/mincards"
@@ -19,7 +20,7 @@ SCOPES = ("commands", "chat:write")
 log = logging.getLogger(__name__)
 
 
-def register(app: App, engine: Engine) -> None:
+def register(app: App, engine: Engine, conversations: Conversations) -> None:
     @app.command(COMMAND)
     def answer_command(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
         ack()

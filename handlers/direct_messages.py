@@ -1,4 +1,5 @@
-"""Direct messages to the bot: answer in the DM, in the thread when asked in one."""
+"""Direct messages to the bot: answer in the DM, in the thread when asked in one; each is a
+conversation that follow-ups continue."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from slack_sdk import WebClient
 from bot.engine import Engine
 from bot.render_blocks import message
 from bot.slack_text import from_slack
+from handlers.conversations import Conversations, conversation_key
 
 EVENTS = ("message.im",)
 SCOPES = ("im:history", "chat:write")
@@ -17,7 +19,7 @@ SCOPES = ("im:history", "chat:write")
 ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
 
 
-def register(app: App, engine: Engine) -> None:
+def register(app: App, engine: Engine, conversations: Conversations) -> None:
     @app.event("message")
     def answer_direct_message(event: dict[str, Any], client: WebClient,
                               context: BoltContext) -> None:
@@ -29,8 +31,10 @@ def register(app: App, engine: Engine) -> None:
         if not isinstance(channel, str) or not channel:
             return
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
-        answer = engine.ask(question)
         thread_ts = event.get("thread_ts")
+        thread = thread_ts if isinstance(thread_ts, str) else None
+        # The DM is one conversation; a thread inside it is another.
+        answer = conversations.ask(conversation_key(context, channel, thread), question)
         client.chat_postMessage(channel=channel,
-                                thread_ts=thread_ts if isinstance(thread_ts, str) else None,
+                                thread_ts=thread,
                                 **message(engine.knowledge, answer, question=question))

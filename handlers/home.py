@@ -9,12 +9,13 @@ from slack_sdk import WebClient
 
 from bot.engine import Engine
 from bot.render_blocks import home_view
+from handlers.conversations import Conversations
 
 EVENTS = ("app_home_opened",)
 SCOPES: tuple[str, ...] = ()
 
 
-def register(app: App, engine: Engine) -> None:
+def register(app: App, engine: Engine, conversations: Conversations) -> None:
     view = home_view(engine.knowledge)  # the table does not change while the bot runs
 
     @app.event("app_home_opened")

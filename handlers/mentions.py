@@ -1,4 +1,5 @@
-"""Channel mentions: answer in the thread of the asking message."""
+"""Channel mentions: answer in the thread of the asking message; a later mention in that
+thread continues the conversation ("and lora?")."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from slack_sdk import WebClient
 from bot.engine import Engine
 from bot.render_blocks import message
 from bot.slack_text import from_slack
+from handlers.conversations import Conversations, conversation_key
 
 EVENTS = ("app_mention",)
 SCOPES = ("app_mentions:read", "chat:write")
 log = logging.getLogger(__name__)
 
 
-def register(app: App, engine: Engine) -> None:
+def register(app: App, engine: Engine, conversations: Conversations) -> None:
     @app.event("app_mention")
     def answer_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         channel, ts = event.get("channel"), event.get("thread_ts") or event.get("ts")
@@ -27,6 +29,7 @@ def register(app: App, engine: Engine) -> None:
         if channel.startswith("D"):
             return  # a DM is answered by the direct-message listener, exactly once
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
-        answer = engine.ask(question)
+        # The reply goes in the asking message's thread: that thread is the conversation.
+        answer = conversations.ask(conversation_key(context, channel, ts), question)
         client.chat_postMessage(channel=channel, thread_ts=ts,
                                 **message(engine.knowledge, answer, question=question))
