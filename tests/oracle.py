@@ -1,0 +1,131 @@
+"""Expected answers computed straight from the data files, with none of the bot's code.
+
+Reads data/table.csv with the csv module and hardware.toml / models.toml with tomllib, and does
+the budget arithmetic the issue states: N cards are N on a card-counted flavour and N x DIE per
+card on a DIE-counted one; N DIE only on DIE-counted flavours; N nodes are N x per_node; an
+entry needs at least the flavour's smallest parallel unit.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+Key = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class Row:
+    model: str
+    strategy: str
+    seq_len: int
+    counts: dict[tuple[str, str], int | None]
+
+    @property
+    def key(self) -> Key:
+        return (self.model, self.strategy, self.seq_len)
+
+
+@cache
+def rows() -> tuple[Row, ...]:
+    lines = [ln for ln in (DATA / "table.csv").read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    out = []
+    for record in csv.DictReader(lines):
+        counts = {tuple(k.split(".")): None if v == "-" else int(v)
+                  for k, v in record.items() if "." in k}
+        out.append(Row(record["model"], record["strategy"], int(record["seq_len"]),
+                       counts))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+@cache
+def flavours() -> dict[str, dict[str, object]]:
+    data = tomllib.loads((DATA / "hardware.toml").read_text(encoding="utf-8"))
+    return dict(data["flavours"])
+
+
+@cache
+def sizes() -> dict[str, float]:
+    models = tomllib.loads((DATA / "models.toml").read_text(encoding="utf-8"))["models"]
+    out = {}
+    for key, info in models.items():
+        m = re.match(r"(?:(\d+)x)?([\d.]+)b", info["size"])
+        assert m
+        out[key] = float(m.group(2)) * (int(m.group(1)) if m.group(1) else 1)
+    return out
+
+
+def frameworks() -> list[str]:
+    return list(dict.fromkeys(fw for fw, _ in rows()[0].counts))
+
+
+def room(count: int, unit: str, flavour: str | None = None) -> dict[str, int]:
+    out = {}
+    for name, info in flavours().items():
+        if flavour and name != flavour:
+            continue
+        die = info.get("die_per_card")
+        if unit == "card":
+            out[name] = count * (int(die) if die else 1)  # type: ignore[call-overload]
+        elif unit == "die" and die:
+            out[name] = count
+        elif unit == "node":
+            out[name] = count * int(info["per_node"])  # type: ignore[call-overload]
+    return out
+
+
+def fits(row: Row, space: dict[str, int]) -> dict[str, dict[str, bool | None]]:
+    def need(count: int, flavour: str) -> int:
+        unit = flavours()[flavour].get("min_parallel_unit")
+        return max(count, int(unit) if unit else 1)  # type: ignore[call-overload]
+
+    return {fw: {fl: None if (c := row.counts[(fw, fl)]) is None else need(c, fl) <= amount
+                 for fl, amount in space.items()} for fw in frameworks()}
+
+
+@cache
+def strategy_order() -> list[str]:
+    vocabulary = tomllib.loads((DATA / "vocabulary.toml").read_text(encoding="utf-8"))
+    return list(vocabulary["strategies"])
+
+
+def select(model: str, strategy: str | None = None, seq: int | None = None) -> list[Row]:
+    """A model's entries under a strategy and a length (that length, or the next one listed),
+    strategy by strategy in the vocabulary's order, shortest length first."""
+    own = sorted((r for r in rows() if r.model == model
+                  and (strategy is None or r.strategy == strategy)),
+                 key=lambda r: (strategy_order().index(r.strategy), r.seq_len))
+    if seq is None:
+        return own
+    out = []
+    for s in dict.fromkeys(r.strategy for r in own):
+        longer = sorted((r for r in own if r.strategy == s and r.seq_len >= seq),
+                        key=lambda r: r.seq_len)
+        out += longer[:1]
+    return out
+
+
+def capacity(count: int, unit: str, flavour: str | None = None, strategy: str | None = None,
+             seq: int | None = None, only: list[str] | None = None) -> list[Row]:
+    """Every entry that fits somewhere the budget covers, biggest model first."""
+    space = room(count, unit, flavour)
+    order = list(dict.fromkeys(r.model for r in rows()))
+    models = sorted(order, key=lambda m: (-sizes()[m], order.index(m)))
+    out = []
+    for model in models:
+        for row in select(model, strategy, seq):
+            got = fits(row, space)
+            if any(v for fw, by in got.items() if not only or fw in only for v in by.values()):
+                out.append(row)
+    return out
+
+
+def fewest(row: Row, flavour: str) -> int | None:
+    counts = [c for (fw, fl), c in row.counts.items() if fl == flavour and c is not None]
+    return min(counts) if counts else None
