@@ -2,7 +2,8 @@
 
 Run: make bench   (or .venv/bin/python bench/questions.py [--count N] [--runs N])
 Questions are generated from the catalogue: names in many spellings, typos, strategies, lengths,
-English and Chinese, plus names the table does not have.
+English and Chinese, names the table does not have, budgets ("on 8 cards", "16 DIE 够吗"), what
+fits a budget, comparisons, and follow-ups answered in the context of a question before them.
 """
 
 from __future__ import annotations
@@ -16,13 +17,20 @@ import sys
 import time
 from pathlib import Path
 
+from bot.conversation import context_after
 from bot.engine import Engine
 from bot.render_json import render_json
 
 STRATEGY_WORDS = ["", "full", "lora", "全参", "LoRA微调", "full-parameter", "全量微调"]
 SEQ_WORDS = ["", "4k", "8K", "4096", "seq 8192", "序列长度8192", "8k context", "1k", "32k"]
 FRAMES = ["{q}", "how many cards for {q}?", "{q} 需要几张卡", "@mincards {q}", "min NPUs: {q}",
-          "{q} on LLaMA-Factory Snt9B23"]
+          "{q} on LLaMA-Factory Snt9B23", "can I train {q} on 8 cards?", "{q} 16 DIE 够吗",
+          "{q}, 1000 samples, 3 epochs, bs 32, two Snt9B23 nodes enough?"]
+CAPACITY = ["what can I train on {n} cards?", "{n}卡能全参训练哪些模型",
+            "lora at 8k on {n} DIE: which models?",
+            "what fits on {n} nodes?", "which qwen models fit on {n} cards"]
+COMPARE = ["{a} vs {b}", "{a} or {b}, which needs fewer cards?", "{a} 和 {b} 对比 lora"]
+FOLLOW_UPS = ["and lora?", "what about 8k", "on Snt9B23?", "那全参呢", "8卡够吗", "the 72b?", "2.5"]
 OTHERS = ["gpt-4o", "phi-3-mini", "Mistral-7B-Instruct-v0.2", "qwen2.5-coder-7b", "llama-2-7b",
           "falcon-40b", "qwen 7b", "llama 3.1", "千问3", "list", "help", "", "what is this"]
 
@@ -42,24 +50,39 @@ def spellings(engine: Engine, rng: random.Random) -> list[str]:
     return out
 
 
-def questions(engine: Engine, count: int, seed: int = 7) -> list[str]:
+def questions(engine: Engine, count: int, seed: int = 7) -> list[tuple[str, str | None]]:
+    """(question, the question before it in the same conversation, or None)."""
     rng = random.Random(seed)
     names = spellings(engine, rng) + OTHERS
-    out = []
+    out: list[tuple[str, str | None]] = []
     for _ in range(count):
         q = " ".join(w for w in (rng.choice(names), rng.choice(STRATEGY_WORDS),
                                  rng.choice(SEQ_WORDS)) if w)
-        out.append(rng.choice(FRAMES).format(q=q))
+        kind = rng.random()
+        if kind < 0.1:
+            out.append((rng.choice(CAPACITY).format(n=rng.choice([1, 2, 4, 8, 16, 32])), None))
+        elif kind < 0.2:
+            out.append((rng.choice(COMPARE).format(a=rng.choice(names), b=rng.choice(names)),
+                        None))
+        elif kind < 0.3:
+            out.append((rng.choice(FOLLOW_UPS), q))
+        else:
+            out.append((rng.choice(FRAMES).format(q=q), None))
     return out
 
 
-def per_question(engine: Engine, qs: list[str]) -> dict[str, float]:
-    for q in qs[:200]:  # warm caches and the regex engine before timing
-        render_json(engine.knowledge, engine.ask(q))
+def per_question(engine: Engine, qs: list[tuple[str, str | None]]) -> dict[str, float]:
+    """Time to read, resolve and render one question; a follow-up is timed with the context
+    of the question before it (that one answered untimed)."""
+    contexts = {before: context_after(engine.ask(before), None)
+                for _, before in qs if before is not None}
+    for q, before in qs[:200]:  # warm caches and the regex engine before timing
+        render_json(engine.knowledge, engine.ask(q, contexts.get(before or "")))
     times = []
-    for q in qs:
+    for q, before in qs:
+        context = contexts.get(before or "")
         start = time.perf_counter()
-        render_json(engine.knowledge, engine.ask(q))
+        render_json(engine.knowledge, engine.ask(q, context))
         times.append(time.perf_counter() - start)
     times.sort()
     return {"questions": len(qs), "median_ms": statistics.median(times) * 1e3,

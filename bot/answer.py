@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from bot.asked import Budget, NameParts
 from bot.budget import Fits
+from bot.compare import Side
 from bot.language import Language
 from bot.table import Entry
 
@@ -51,6 +52,8 @@ class Answer:
     pending: NameParts | None = None
     # In a comparison that waits on "which one?": the other models, "" where the pick goes.
     compare_with: tuple[str, ...] = ()
+    # A comparison's verdicts: per entry and flavour, which model needs fewer.
+    comparison: tuple[Side, ...] = ()
 
     def note(self, kind: str) -> Note | None:
         return next((n for n in self.notes if n.kind == kind), None)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from bot.asked import Budget
 from bot.hardware import FlavourInfo, Hardware
-from bot.table import Entry
+from bot.table import Entry, Table
 
 Fits = dict[str, dict[str, bool | None]]  # framework -> flavour -> fits (None: not supported)
 
@@ -38,12 +38,21 @@ def needed(count: int, info: FlavourInfo) -> int:
     return max(count, info.min_parallel_unit or 1)
 
 
-def fits(entry: Entry, room: Mapping[str, int], hardware: Hardware,
-         frameworks: Iterable[str]) -> Fits:
-    return {fw: {fl: None if (c := entry.count(fw, fl)) is None
-                 else needed(c, hardware.flavours[fl]) <= amount
-                 for fl, amount in room.items()}
-            for fw in frameworks}
+class Needs:
+    """What every entry of a table takes on each framework and flavour, worked out once."""
+
+    def __init__(self, table: Table, hardware: Hardware) -> None:
+        self._needs = {e.key: {fw: {fl: None if (c := e.count(fw, fl)) is None
+                                    else needed(c, hardware.flavours[fl])
+                                    for fl in table.flavours}
+                               for fw in table.framework_ids}
+                       for e in table.entries}
+
+    def fits(self, entry: Entry, room: Mapping[str, int]) -> Fits:
+        """For every framework, whether the entry fits on each flavour the budget covers."""
+        return {fw: {fl: None if (n := by[fl]) is None else n <= amount
+                     for fl, amount in room.items()}
+                for fw, by in self._needs[entry.key].items()}
 
 
 def fits_anywhere(table_fits: Fits) -> bool:

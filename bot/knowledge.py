@@ -5,9 +5,13 @@ from __future__ import annotations
 import os
 import site
 import sysconfig
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
 from bot.catalogue import Catalogue, load_catalogue
 from bot.errors import DataError
@@ -16,6 +20,8 @@ from bot.table import Table, load_table
 from bot.vocabulary import Vocabulary, load_vocabulary
 
 DATA_ENV = "MINCARDS_DATA"
+MEMO_SIZE = 512
+T = TypeVar("T")
 PACKAGE_DATA = Path(__file__).resolve().parent.parent / "data"
 
 
@@ -47,6 +53,25 @@ class Knowledge:
     catalogue: Catalogue
     vocabulary: Vocabulary
     hardware: Hardware
+    # Answers and renderings derived from this data alone, kept because the data never changes
+    # while it is loaded (what fits a budget is the same every time it is asked).
+    _memo: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict, compare=False,
+                                              repr=False)
+    _memo_lock: threading.Lock = field(default_factory=threading.Lock, compare=False,
+                                       repr=False)
+
+    def memoized(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, worked out once per key; the least recently used of many are forgotten."""
+        with self._memo_lock:
+            if key in self._memo:
+                self._memo.move_to_end(key)
+                return self._memo[key]
+        value = make()
+        with self._memo_lock:
+            self._memo[key] = value
+            while len(self._memo) > MEMO_SIZE:
+                self._memo.popitem(last=False)
+        return value
 
     @cached_property
     def framework_names(self) -> dict[str, str]:

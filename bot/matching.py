@@ -79,7 +79,8 @@ class Matcher:
         Qwen2-7B, Qwen2.5-VL-7B, Qwen2-VL-7B)."""
         models = tuple(i for i in self._present if self.fits(i, mention))
         if len(models) > 1:
-            variants = tuple(i for i in self._present if i not in models
+            plain = {i.key for i in models}
+            variants = tuple(i for i in self._present if i.key not in plain
                              and self.fits(i, mention, unnamed_variants=True))
             models = (*sorted(models, key=_newest_first), *sorted(variants, key=_newest_first))
         assumed: list[str] = []

@@ -53,6 +53,8 @@ class Normalizer:
                 text = text.replace(word, f" {key}")
         text = _CJK_EDGE.sub(" ", text)
         text = _DIGIT_UNDERSCORE.sub(".", text)
-        text = self._org.sub("", text)
-        text = _OLLAMA_TAG.sub(r"\1-\2", text)
+        if "/" in text:
+            text = self._org.sub("", text)
+        if ":" in text:
+            text = _OLLAMA_TAG.sub(r"\1-\2", text)
         return _SPLIT_SIZE.sub(r"\1b", text)

@@ -19,15 +19,21 @@ def phrase_pattern(phrases: Iterable[str], *, attached: bool = True) -> str:
     'mindspeed' is not read out of 'MindSpeed-RL' when no phrase names that.
     """
     tail = "" if attached else r"(?![_-][a-z])"
-    parts: list[str] = []
+    ascii_parts: list[str] = []
+    cjk_parts: list[str] = []
     for phrase in sorted({p.lower() for p in phrases}, key=len, reverse=True):
         if _is_ascii(phrase):
             # A space or dash inside a phrase stands for any separator, or none.
-            body = r"[\s_-]?".join(re.escape(w) for w in re.split(r"[\s-]+", phrase))
-            parts.append(rf"(?<![a-z0-9]){body}(?![a-z0-9]){tail}")
+            ascii_parts.append(r"[\s_-]?".join(re.escape(w) for w in re.split(r"[\s-]+", phrase)))
         else:
-            body = r"\s*".join(re.escape(w) for w in phrase.split())
-            parts.append(body)
+            cjk_parts.append(r"\s*".join(re.escape(w) for w in phrase.split()))
+    # The word edges stand once outside the alternation, so a position inside a word is given
+    # up at once instead of once per phrase (a question is read with some twenty of these).
+    parts = []
+    if ascii_parts:
+        parts.append(rf"(?<![a-z0-9])(?:{'|'.join(ascii_parts)})(?![a-z0-9]){tail}")
+    if cjk_parts:
+        parts.append(f"(?:{'|'.join(cjk_parts)})")
     return "|".join(parts) if parts else r"(?!x)x"
 
 

@@ -12,7 +12,7 @@ from bot.language import Language
 from bot.render_budget import (
     budget_text,
     capacity_head,
-    capacity_model_lines,
+    capacity_lines,
     compare_lines,
     compare_title,
     room_text,
@@ -141,8 +141,9 @@ def _capacity_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> 
                        room=room_text(knowledge, answer)), lim),
               section(escape(capacity_head(knowledge, answer)), lim)]
     shown = answer.models[: lim.max_capacity_models]
+    per_model = capacity_lines(knowledge, answer)
     for model in shown:
-        lines = [escape(line) for line in capacity_model_lines(knowledge, answer, model)]
+        lines = [escape(line) for line in per_model[model]]
         blocks.append(section("\n".join([f"*{escape(cat[model].display)}*  {code(model)}",
                                          *lines]), lim))
     rest = answer.models[len(shown):]

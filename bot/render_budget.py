@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from bot.answer import Answer
 from bot.asked import Budget
 from bot.budget import needed
-from bot.compare import compare
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
@@ -143,10 +142,20 @@ def capacity_head(knowledge: Knowledge, answer: Answer) -> str:
              total=len(knowledge.table.models()), **args)
 
 
-def capacity_model_lines(knowledge: Knowledge, answer: Answer, model: str) -> list[str]:
+def capacity_lines(knowledge: Knowledge, answer: Answer) -> dict[str, list[str]]:
+    """Per model, biggest first, a line per entry that fits, with where it fits."""
+    key = ("capacity_lines", answer.language, answer.models, tuple(e.key for e in answer.rows),
+           tuple(answer.room.items()), answer.frameworks)
+    return knowledge.memoized(key, lambda: _capacity_lines(knowledge, answer))
+
+
+def _capacity_lines(knowledge: Knowledge, answer: Answer) -> dict[str, list[str]]:
     lang = answer.language
-    return [entry_heading(knowledge, lang, e) + t(lang, "colon") + fit_cells(knowledge, answer, e)
-            for e in answer.rows if e.model == model]
+    out: dict[str, list[str]] = {m: [] for m in answer.models}
+    for e in answer.rows:
+        out[e.model].append(entry_heading(knowledge, lang, e) + t(lang, "colon")
+                            + fit_cells(knowledge, answer, e))
+    return out
 
 
 def compare_title(knowledge: Knowledge, answer: Answer) -> str:
@@ -158,8 +167,7 @@ def compare_title(knowledge: Knowledge, answer: Answer) -> str:
 def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     """Entry by entry and flavour by flavour, each model's fewest and which needs fewer."""
     lang = answer.language
-    named = [f for f in answer.frameworks if knowledge.table.framework(f)]
-    sides = compare(knowledge.table, answer.models, answer.rows, named, answer.flavours)
+    sides = answer.comparison
     if not sides:
         return [t(lang, "compare.none")]
     lines = []

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.answer import Answer
-from bot.compare import compare
 from bot.knowledge import Knowledge
 from bot.render_text import render_text
 from bot.table import Entry, Table
@@ -48,9 +47,8 @@ def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
     if answer.budget is not None:
         out["budget"] = answer.budget.json()
     if answer.intent == "compare":
-        named = [f for f in answer.frameworks if table.framework(f)]
         out["comparison"] = [
             {"strategy": s.strategy, "seq_len": s.seq_len, "flavour": s.flavour,
              "fewest": {m: f.count for m, f in s.fewest.items()}, "fewer": list(s.fewer)}
-            for s in compare(table, answer.models, answer.rows, named, answer.flavours)]
+            for s in answer.comparison]
     return out

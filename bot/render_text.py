@@ -8,7 +8,7 @@ from bot.knowledge import Knowledge
 from bot.language import Language
 from bot.render_budget import (
     capacity_head,
-    capacity_model_lines,
+    capacity_lines,
     compare_lines,
     compare_title,
     verdict_lines,
@@ -160,9 +160,9 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
         lines += _entries(knowledge, answer, answer.rows)
     elif answer.intent == "capacity":
         lines.append(capacity_head(knowledge, answer))
-        for model in answer.models:
+        for model, model_lines in capacity_lines(knowledge, answer).items():
             lines.append(f"- {cat[model].display} ({model})")
-            lines += [f"    {line}" for line in capacity_model_lines(knowledge, answer, model)]
+            lines += [f"    {line}" for line in model_lines]
     elif answer.intent == "compare":
         lines.append(compare_title(knowledge, answer))
         lines += [f"- {line}" for line in compare_lines(knowledge, answer)]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from bot import budget as budgets
 from bot.answer import Answer, Intent, Note
 from bot.asked import NameParts
+from bot.compare import compare
 from bot.knowledge import Knowledge
 from bot.matching import Matcher
 from bot.names import Mention
@@ -50,8 +51,9 @@ def refine(base: NameParts, change: Mention | NameParts) -> Mention:
                                       change.size or base.size) if w])
 
 
-def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
-    """The table's caveats that apply to these rows."""
+def order_caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
+    """Where the table lists a heavier strategy below a lighter one (full below LoRA) at the
+    lengths shown: almost surely an error in the source."""
     notes: list[Note] = []
     table = knowledge.table
     all_entries = table.entries_for(model)
@@ -68,17 +70,35 @@ def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[N
                     notes.append(Note("suspect_strategy_order", {
                         "model": model, "framework": fw, "seq_len": seq, "heavier": heavier,
                         "lighter": lighter}))
-    counts = [(fl, c) for e in rows for fw in table.framework_ids for fl in table.flavours
-              if (c := e.count(fw, fl)) is not None]
+    return notes
+
+
+def unit_caveats(knowledge: Knowledge, rows: Iterable[Entry]) -> list[Note]:
+    """Counts below a flavour's advice (a full node) or its smallest parallel unit (2 DIE)."""
+    notes: list[Note] = []
+    table = knowledge.table
+    lowest: dict[str, int] = {}
+    for e in rows:
+        for fw in table.framework_ids:
+            for fl in table.flavours:
+                c = e.count(fw, fl)
+                if c is not None and c < lowest.get(fl, c + 1):
+                    lowest[fl] = c
     for fl in table.flavours:
         info = knowledge.hardware.flavours[fl]
-        below = [c for f, c in counts if f == fl]
-        if info.advise_node_below and any(c < info.advise_node_below for c in below):
+        if fl not in lowest:
+            continue
+        if info.advise_node_below and lowest[fl] < info.advise_node_below:
             notes.append(Note("below_node", {"cards": info.advise_node_below, "flavour": fl}))
-        if info.min_parallel_unit and any(c < info.min_parallel_unit for c in below):
+        if info.min_parallel_unit and lowest[fl] < info.min_parallel_unit:
             notes.append(Note("die_below_unit", {"unit": info.min_parallel_unit,
-                                                 "count": min(below), "flavour": fl}))
+                                                 "count": lowest[fl], "flavour": fl}))
     return notes
+
+
+def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
+    """The table's caveats that apply to these rows of one model."""
+    return order_caveats(knowledge, model, rows) + unit_caveats(knowledge, rows)
 
 
 @dataclass
@@ -101,6 +121,12 @@ class Resolver:
     def __init__(self, knowledge: Knowledge, matcher: Matcher) -> None:
         self.knowledge = knowledge
         self.matcher = matcher
+        self.needs = budgets.Needs(knowledge.table, knowledge.hardware)
+        rank = {s: i for i, s in enumerate(knowledge.strategies)}
+        # Each model's entries strategy by strategy (full before LoRA), shortest length first.
+        self._ordered = {m: sorted(knowledge.table.entries_for(m),
+                                   key=lambda e: (rank.get(e.strategy, len(rank)), e.seq_len))
+                         for m in knowledge.table.models()}
 
     def _base(self, question: Question, intent: Intent,
               frameworks: Iterable[str] | None = None, **kw: object) -> Answer:
@@ -218,10 +244,12 @@ class Resolver:
     def _select(self, question: Question, model: str) -> _Selection:
         """A model's entries under the question's strategy and lengths: a length between two
         listed ones takes the next one up (an upper bound); none longer is known."""
-        entries = self.knowledge.table.entries_for(model)
+        entries = self._ordered.get(model, ())
         out = _Selection()
-        strategies = _in_order(question.strategies, self.knowledge.strategies) or tuple(
-            s for s in self.knowledge.strategies if any(e.strategy == s for e in entries))
+        if question.strategies:
+            strategies = _in_order(question.strategies, self.knowledge.strategies)
+        else:
+            strategies = tuple(dict.fromkeys(e.strategy for e in entries))
         listed = [s for s in strategies if any(e.strategy == s for e in entries)]
         if not listed:
             out.reason = Note("strategy_not_listed", {"strategies": list(strategies)})
@@ -230,7 +258,7 @@ class Resolver:
         if missing:
             out.notes.append(Note("strategy_not_listed", {"strategies": missing}))
         for strategy in listed:
-            own = sorted((e for e in entries if e.strategy == strategy), key=lambda e: e.seq_len)
+            own = [e for e in entries if e.strategy == strategy]
             if not question.seq_lens:
                 out.rows += own
                 continue
@@ -255,8 +283,7 @@ class Resolver:
             return {}
         room = budgets.capacity(question.budget, self.knowledge.hardware,
                                 self.knowledge.table.flavours)
-        frameworks = self.knowledge.table.framework_ids
-        return {e.key: budgets.fits(e, room, self.knowledge.hardware, frameworks) for e in rows}
+        return {e.key: self.needs.fits(e, room) for e in rows}
 
     def _not_covered(self, question: Question, model: str, reason: Note,
                      frameworks: Iterable[str] | None = None) -> Answer:
@@ -288,6 +315,17 @@ class Resolver:
 
     def _capacity(self, question: Question, pool: Iterable[str],
                   pending: NameParts | None = None) -> Answer:
+        """What fits a budget. The same budget and filters give the same answer every time, so
+        it is worked out once (a whole-table pass, the costliest answer there is)."""
+        pool = tuple(pool)
+        key = ("capacity", question.language, question.budget, frozenset(question.strategies),
+               tuple(question.seq_lens), frozenset(question.frameworks),
+               frozenset(question.flavours), question.uncovered_stage, pool, pending)
+        return self.knowledge.memoized(key, lambda: self._work_out_capacity(
+            question, pool, pending))
+
+    def _work_out_capacity(self, question: Question, pool: Iterable[str],
+                           pending: NameParts | None) -> Answer:
         assert question.budget is not None
         room = budgets.capacity(question.budget, self.knowledge.hardware,
                                 self.knowledge.table.flavours)
@@ -308,16 +346,12 @@ class Resolver:
         fits: dict[tuple[str, str, int], budgets.Fits] = {}
         for model in pool:
             for entry in self._select(question, model).rows:
-                entry_fits = budgets.fits(entry, room, self.knowledge.hardware,
-                                          self.knowledge.table.framework_ids)
+                entry_fits = self.needs.fits(entry, room)
                 if budgets.fits_anywhere({f: entry_fits[f] for f in counting}):
                     rows.append(entry)
                     fits[entry.key] = entry_fits
         models = tuple(dict.fromkeys(e.model for e in rows))
-        for model in models:
-            notes += [n for n in caveats(self.knowledge, model,
-                                         tuple(e for e in rows if e.model == model))
-                      if n not in notes and n.kind != "suspect_strategy_order"]
+        notes += unit_caveats(self.knowledge, rows)
         notes.append(self._reference())
         return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
                           rows=tuple(rows), fits=fits, room=room, notes=tuple(notes),
@@ -367,5 +401,9 @@ class Resolver:
             notes += caveats(self.knowledge, model, tuple(selection.rows))
         notes.append(self._reference())
         unique = [n for i, n in enumerate(notes) if n not in notes[:i]]
+        named = [f for f in scope.frameworks if self.knowledge.table.framework(f)]
+        sides = compare(self.knowledge.table, models, rows, named,
+                        [f for f in question.flavours if f in self.knowledge.table.flavours])
         return self._base(question, "compare", frameworks=scope.frameworks, models=models,
-                          rows=tuple(rows), notes=tuple(unique), fits=self._fits(question, rows))
+                          rows=tuple(rows), notes=tuple(unique), fits=self._fits(question, rows),
+                          comparison=tuple(sides))

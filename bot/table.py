@@ -110,7 +110,7 @@ class Table:
     def entries_for(self, model: str) -> tuple[Entry, ...]:
         return self._by_model.get(model, ())
 
-    @property
+    @cached_property
     def framework_ids(self) -> tuple[str, ...]:
         return tuple(f.id for f in self.frameworks)
 
