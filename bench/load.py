@@ -149,7 +149,7 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
 
     bot_cpu_start, own_cpu_start = cpu_seconds(bot.process.pid), time.process_time()
     start = time.monotonic()
-    with ThreadPoolExecutor(max_workers=64) as pool:
+    with ThreadPoolExecutor(max_workers=512) as pool:
         for i in range(total):
             at = start + i / rate
             delay = at - time.monotonic()
@@ -212,10 +212,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to send")
     parser.add_argument("--find-limit", action="store_true",
                         help="step the rate up (10 s each) until it stops holding")
+    parser.add_argument("--slack-latency", type=float, default=0.0, metavar="SECONDS",
+                        help="the emulator waits this long on every Web API call and "
+                        "response URL post (real Slack: 0.1-1 s)")
+    parser.add_argument("--workers", type=int, default=1, help="WEB_CONCURRENCY for the bot")
     args = parser.parse_args()
-    with SlackEmulator() as emulator, running_bot(
+    with SlackEmulator(latency=args.slack_latency) as emulator, running_bot(
             emulator, Path(tempfile.mkdtemp(prefix="mincards-load-")),
-            extra_env={"LOG_LEVEL": "WARNING"}) as bot:
+            extra_env={"LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": str(args.workers)}) as bot:
         run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's threads and caches
         if not args.find_limit:
             print(json.dumps(run_load(bot, emulator, args.rate, args.seconds), indent=2))

@@ -34,6 +34,14 @@ TEXT: dict[Language, dict[str, str]] = {
                 "Name the model (Hugging Face ids and typos are fine), and optionally "
                 "{strategies} and a sequence length. I answer for {frameworks} on {flavours}. "
                 "Say \u201clist\u201d for every model.",
+        "help.slash": "*How to use {command}*\n`{command} qwen 2.5 72b lora 8k` answers "
+                      "only you, with a button to post the answer to the channel. Name the "
+                      "model (Hugging Face ids and typos are fine) and, if you like, full or "
+                      "LoRA, a length, a framework or a budget (`on 8 cards`, `16 DIE 够吗`), "
+                      "or ask `what fits on 2 nodes?` or `qwen2.5-32b vs qwen2.5-72b`.\n"
+                      "In a channel, mention me (`@mincards qwen3-8b full`) and I answer in the "
+                      "thread; in a DM just ask. There, follow-ups such as `and lora?` or "
+                      "`8卡够吗` continue the question before.",
         "and": " and ",
         "or": " or ",
         "sentence_sep": " ",
@@ -153,6 +161,12 @@ TEXT: dict[Language, dict[str, str]] = {
                 "写上模型名（Hugging Face 名称、拼写错误都可以），可加{strategies}、序列长度。"
                 "我会给出 {frameworks} 在 {flavours} 上的卡数。"
                 "发送\u201c模型列表\u201d查看全部模型。",
+        "help.slash": "*{command} 怎么用*\n`{command} 千问2.5-72B LoRA 8K` 只回复你，并附一个按钮"
+                      "可把答案发到频道。写上模型名（Hugging Face 名称、拼写错误都可以），可加全参"
+                      "或 LoRA、序列长度、框架或预算（`8卡够吗`、`16 DIE`），也可以问"
+                      "`两台能训练哪些模型`、`qwen3-8b 和 qwen3-14b 对比`。\n"
+                      "在频道里 @mincards 提问，我在帖子里回复；私信直接问即可。在那里可以接着问，"
+                      "比如 `那LoRA呢`、`8卡够吗`。",
         "and": " 和 ",
         "or": " 或 ",
         "sentence_sep": "",

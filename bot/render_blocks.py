@@ -224,6 +224,12 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
     return blocks[: lim.max_message_blocks]
 
 
+def slash_help(language: Language, command: str) -> dict[str, Any]:
+    """What a bare slash command shows: how to use it, mentions and DMs."""
+    text = t(language, "help.slash", command=command)
+    return {"blocks": [section(text, limits())], "text": text}
+
+
 def fallback_text(knowledge: Knowledge, answer: Answer) -> str:
     """The message's `text`: the whole answer, for notifications and screen readers."""
     return escape(render_text(knowledge, answer))

@@ -1,4 +1,8 @@
-"""Buttons: pick a model from a choice (updates the message), or post an answer to the channel."""
+"""Buttons: pick a model from a choice (updates the message), or post an answer to the channel.
+
+Any other interaction (a stale button, another app's message, a shortcut or view this bot does
+not know) is acknowledged quietly: Slack would show the person an error for a 404.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,21 @@ import logging
 import re
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
-from slack_sdk import WebClient
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
 from bot.followup import FollowUp
 from bot.render_blocks import PICK_ACTION, SHARE_ACTION, message
-from handlers.conversations import Conversations, conversation_key
+from handlers.conversations import conversation_key
 from handlers.replies import post_to_response_url
+from handlers.services import Services
 
 log = logging.getLogger(__name__)
 PICK = re.compile(rf"^{PICK_ACTION}_\d+$")
+ANY = re.compile(r".*")
 
 
 def _follow_up(action: dict[str, Any]) -> FollowUp | None:
@@ -27,7 +34,7 @@ def _follow_up(action: dict[str, Any]) -> FollowUp | None:
     return follow
 
 
-def _conversation(context: BoltContext, container: dict[str, Any], ephemeral: bool
+def _conversation(context: AsyncBoltContext, container: dict[str, Any], ephemeral: bool
                   ) -> str | None:
     """The DM or thread a clicked message stands in; None for a private (ephemeral) reply."""
     channel = container.get("channel_id")
@@ -39,53 +46,75 @@ def _conversation(context: BoltContext, container: dict[str, Any], ephemeral: bo
     return conversation_key(context, channel, thread if isinstance(thread, str) else None)
 
 
-def register(app: App, engine: Engine, conversations: Conversations) -> None:
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    knowledge = services.engine.knowledge
+
     @app.action(PICK)
-    def pick_model(ack: Ack, body: dict[str, Any], action: dict[str, Any],
-                   client: WebClient, context: BoltContext) -> None:
-        ack()
+    @services.inflight.track
+    async def pick_model(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
+                         client: AsyncWebClient, context: AsyncBoltContext) -> None:
+        await ack()
         follow = _follow_up(action)
         if follow is None:
             return
-        container = body.get("container") or {}
+        container = _dict(body.get("container"))
         ephemeral = bool(container.get("is_ephemeral"))
-        answer = conversations.follow(_conversation(context, container, ephemeral), follow)
-        payload = message(engine.knowledge, answer, question=follow.text or follow.model or "",
+        answer = await services.conversations.follow(
+            _conversation(context, container, ephemeral), follow)
+        payload = message(knowledge, answer, question=follow.text or follow.model or "",
                           shareable=ephemeral and answer.intent != "help")
         channel, ts = container.get("channel_id"), container.get("message_ts")
         if not ephemeral and channel and ts:
-            client.chat_update(channel=channel, ts=ts, **payload)
+            await client.chat_update(channel=channel, ts=ts, **payload)
             return
         # An ephemeral message can only be replaced through its response URL.
         url = body.get("response_url")
         if isinstance(url, str) and url:
-            post_to_response_url(url, {"replace_original": True, **payload})
+            await post_to_response_url(url, {"replace_original": True, **payload})
         else:
             log.warning("button click without a message or response URL; nowhere to reply")
 
     @app.action(SHARE_ACTION)
-    def share_answer(ack: Ack, body: dict[str, Any], action: dict[str, Any],
-                     client: WebClient) -> None:
-        ack()
+    @services.inflight.track
+    async def share_answer(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
+                           client: AsyncWebClient) -> None:
+        await ack()
         follow = _follow_up(action)
         if follow is None:
             return
-        answer = engine.follow(follow)
-        payload = message(engine.knowledge, answer, question=follow.text or "")
-        channel = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get(
+        answer = services.engine.follow(follow)
+        payload = message(knowledge, answer, question=follow.text or "")
+        channel = _dict(body.get("channel")).get("id") or _dict(body.get("container")).get(
             "channel_id")
         url = body.get("response_url")
-        if not channel:
+        if not isinstance(channel, str) or not channel:
             log.warning("share click without a channel; nowhere to post")
             return
         try:
-            client.chat_postMessage(channel=channel, **payload)
+            await client.chat_postMessage(channel=channel, **payload)
         except SlackApiError as exc:
             log.warning("chat.postMessage failed (%s); posting through the response URL",
                         exc.response.get("error"))
-            if url:
-                post_to_response_url(url, {"response_type": "in_channel",
-                                           "replace_original": False, **payload})
+            if isinstance(url, str) and url:
+                await post_to_response_url(url, {"response_type": "in_channel",
+                                                 "replace_original": False, **payload})
             return
-        if url:
-            post_to_response_url(url, {"delete_original": True})
+        if isinstance(url, str) and url:
+            await post_to_response_url(url, {"delete_original": True})
+
+    # Registered after the buttons above: what they do not match is acknowledged quietly.
+    async def acknowledge_other(ack: AsyncAck, body: dict[str, Any]) -> None:
+        await ack()
+        log.debug("acknowledged an interaction this bot does not handle: %.40s",
+                  body.get("type"))
+
+    app.action(ANY)(acknowledge_other)
+    app.shortcut(ANY)(acknowledge_other)
+    app.view(ANY)(acknowledge_other)
+    app.view_closed(ANY)(acknowledge_other)
+    app.options(ANY)(acknowledge_other)
+    app.command(ANY)(acknowledge_other)

@@ -1,4 +1,8 @@
-"""The Bolt app, built by a factory from validated settings; one register() per surface."""
+"""The Bolt app (asyncio), built by a factory from validated settings; one register() per surface.
+
+Asynchronous all the way to Slack: a reply waiting on a slow Web API call holds no thread, so a
+process acknowledges every request at once and keeps thousands of replies in flight.
+"""
 
 from __future__ import annotations
 
@@ -6,55 +10,70 @@ import logging
 import re
 from typing import Any
 
-from slack_bolt import App
-from slack_sdk import WebClient
+from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.engine import Engine
 from handlers import actions, commands, direct_messages, home, mentions
 from handlers.conversations import Conversations
-from handlers.dedupe import SeenEvents, dedupe_middleware
+from handlers.dedupe import dedupe_middleware
+from handlers.inflight import InFlight
 from handlers.replies import TIMEOUT_SECONDS, retry_handlers
+from handlers.services import Services
 from handlers.settings import Settings
+from handlers.state import State, make_state
 
 SURFACES = (mentions, direct_messages, commands, actions, home)
 log = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto") -> App:
+def _kind(body: Any) -> str:
+    """What a request was, for a log line, whatever shape its body has."""
+    if not isinstance(body, dict):
+        return "request"
+    event = body.get("event")
+    inner = event.get("type") if isinstance(event, dict) else None
+    kind = body.get("type") or body.get("command") or "request"
+    return f"{kind} {inner}" if isinstance(inner, str) else str(kind)[:40]
+
+
+def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto",
+               state: State | None = None, inflight: InFlight | None = None
+               ) -> tuple[AsyncApp, Services]:
     engine = engine or Engine()
+    state = state or make_state(settings.redis)
     socket = settings.mode(mode) == "socket"
-    client = WebClient(token=settings.slack_bot_token.get_secret_value(),
-                       base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
-                       retry_handlers=retry_handlers())
+    client = AsyncWebClient(token=settings.slack_bot_token.get_secret_value(),
+                            base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
+                            retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret
-    app = App(client=client,
-              signing_secret=secret.get_secret_value() if secret else "",
-              # Socket Mode messages are not signed; HTTP requests always are checked.
-              request_verification_enabled=not socket,
-              logger=logging.getLogger("mincards.bolt"))
-    app.use(dedupe_middleware(SeenEvents()))
-    conversations = Conversations(engine)
+    app = AsyncApp(client=client,
+                   signing_secret=secret.get_secret_value() if secret else "",
+                   # Socket Mode messages are not signed; HTTP requests always are checked.
+                   request_verification_enabled=not socket,
+                   logger=logging.getLogger("mincards.bolt"))
+    app.use(dedupe_middleware(state))
+    services = Services(engine, Conversations(engine, state), inflight or InFlight())
     for surface in SURFACES:
-        surface.register(app, engine, conversations)
+        surface.register(app, services)
 
     @app.event(re.compile(r".*"))
-    def ignore_other_events(event: dict[str, Any]) -> None:
+    async def ignore_other_events(event: dict[str, Any]) -> None:
         # Registered last: any event no surface answers is acknowledged quietly, so that Slack
         # does not redeliver it or count it against the app.
         log.debug("no listener for event %.40s", event.get("type"))
 
     @app.error
-    def on_error(error: Exception, body: dict[str, Any]) -> None:
-        kind = body.get("type") or body.get("command") or "request"
-        event = (body.get("event") or {}).get("type", "")
+    async def on_error(error: Exception, body: Any) -> None:
         if isinstance(error, SlackApiError):
             response = error.response
-            log.error("Slack refused %s while handling %s %s: %s (HTTP %s)",
-                      getattr(response, "api_url", "a call"), kind, event,
+            log.error("Slack refused %s while handling %s: %s (HTTP %s)",
+                      getattr(response, "api_url", "a call"), _kind(body),
                       response.get("error") if hasattr(response, "get") else "?",
                       getattr(response, "status_code", "?"))
             return
-        log.error("failed to handle %s %s", kind, event, exc_info=error)
+        log.error("failed to handle %s: %s: %s", _kind(body), type(error).__name__, error)
+        log.debug("the failure in full", exc_info=error)
 
-    return app
+    return app, services

@@ -1,39 +1,40 @@
 """Each DM and each thread the bot answers in is a conversation: a follow-up continues it.
 
 Keyed by workspace, channel and thread (a DM's top level is one conversation). What is kept is
-the parsed question (bot.conversation.Context), never the person's text.
+the parsed question (bot.conversation.Context), never the person's text, in the bot's State.
 """
 
 from __future__ import annotations
 
-from slack_bolt import BoltContext
+from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.answer import Answer
-from bot.conversation import ContextStore, MemoryContexts, context_after
+from bot.conversation import context_after
 from bot.engine import Engine
 from bot.followup import FollowUp
+from handlers.state import State
 
 
-def conversation_key(context: BoltContext, channel: str, thread: str | None) -> str:
+def conversation_key(context: AsyncBoltContext, channel: str, thread: str | None) -> str:
     workspace = context.team_id or context.enterprise_id or ""
     return f"{workspace}:{channel}:{thread or ''}"
 
 
 class Conversations:
-    def __init__(self, engine: Engine, store: ContextStore | None = None) -> None:
+    def __init__(self, engine: Engine, state: State) -> None:
         self.engine = engine
-        self.store = store or MemoryContexts()
+        self.state = state
 
-    def ask(self, key: str, question: str) -> Answer:
+    async def ask(self, key: str, question: str) -> Answer:
         """Answer in this conversation, and remember what was asked for the next question."""
-        previous = self.store.get(key)
+        previous = await self.state.context(key)
         answer = self.engine.ask(question, previous)
-        self.store.put(key, context_after(answer, previous))
+        await self.state.remember(key, context_after(answer, previous))
         return answer
 
-    def follow(self, key: str | None, follow: FollowUp) -> Answer:
+    async def follow(self, key: str | None, follow: FollowUp) -> Answer:
         """Answer a button; a button in a DM or thread moves that conversation on."""
         answer = self.engine.follow(follow)
         if key is not None:
-            self.store.put(key, context_after(answer, self.store.get(key)))
+            await self.state.remember(key, context_after(answer, await self.state.context(key)))
         return answer

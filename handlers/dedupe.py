@@ -1,6 +1,6 @@
 """Each Events API event answered once: Slack redelivers (X-Slack-Retry-Num) or doubles them.
 
-Per process: a second process behind a load balancer keeps its own memory (see README).
+The ids are kept by the bot's State: this process's memory, or Redis shared by every process.
 """
 
 from __future__ import annotations
@@ -9,10 +9,13 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt import BoltResponse
+
+if TYPE_CHECKING:
+    from handlers.state import State
 
 log = logging.getLogger(__name__)
 # Slack retries a delivery three times within about five minutes; keep ids well past that.
@@ -42,13 +45,17 @@ class SeenEvents:
             return True
 
 
-def dedupe_middleware(seen: SeenEvents) -> Callable[..., Any]:
-    def skip_repeated_events(body: dict[str, Any], next: Callable[[], None]) -> Any:
+def dedupe_middleware(state: State) -> Callable[..., Awaitable[Any]]:
+    """Bolt middleware: an event id seen before (here, or in Redis by any process) gets a
+    quiet 200 and no second answer."""
+
+    async def skip_repeated_events(body: dict[str, Any],
+                                   next: Callable[[], Awaitable[Any]]) -> Any:
         event_id = body.get("event_id")
         if (body.get("type") == "event_callback" and isinstance(event_id, str) and event_id
-                and not seen.first_time(event_id)):
+                and not await state.first_time(event_id)):
             log.info("event %.40s delivered again; already answered", event_id)
             return BoltResponse(status=200, body="")
-        return next()
+        return await next()
 
     return skip_repeated_events

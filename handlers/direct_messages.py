@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
 from bot.render_blocks import message
 from bot.slack_text import from_slack
-from handlers.conversations import Conversations, conversation_key
+from handlers.conversations import conversation_key
+from handlers.services import Services
 
 EVENTS = ("message.im",)
 SCOPES = ("im:history", "chat:write")
@@ -19,10 +20,11 @@ SCOPES = ("im:history", "chat:write")
 ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
 
 
-def register(app: App, engine: Engine, conversations: Conversations) -> None:
+def register(app: AsyncApp, services: Services) -> None:
     @app.event("message")
-    def answer_direct_message(event: dict[str, Any], client: WebClient,
-                              context: BoltContext) -> None:
+    @services.inflight.track
+    async def answer_direct_message(event: dict[str, Any], client: AsyncWebClient,
+                                    context: AsyncBoltContext) -> None:
         if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
             return
         if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
@@ -34,7 +36,8 @@ def register(app: App, engine: Engine, conversations: Conversations) -> None:
         thread_ts = event.get("thread_ts")
         thread = thread_ts if isinstance(thread_ts, str) else None
         # The DM is one conversation; a thread inside it is another.
-        answer = conversations.ask(conversation_key(context, channel, thread), question)
-        client.chat_postMessage(channel=channel,
-                                thread_ts=thread,
-                                **message(engine.knowledge, answer, question=question))
+        answer = await services.conversations.ask(conversation_key(context, channel, thread),
+                                                  question)
+        await client.chat_postMessage(channel=channel, thread_ts=thread,
+                                      **message(services.engine.knowledge, answer,
+                                                question=question))

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import App
-from slack_sdk import WebClient
+from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
 from bot.render_blocks import home_view
-from handlers.conversations import Conversations
+from handlers.services import Services
 
 EVENTS = ("app_home_opened",)
 SCOPES: tuple[str, ...] = ()
 
 
-def register(app: App, engine: Engine, conversations: Conversations) -> None:
-    view = home_view(engine.knowledge)  # the table does not change while the bot runs
+def register(app: AsyncApp, services: Services) -> None:
+    view = home_view(services.engine.knowledge)  # the table does not change while it runs
 
     @app.event("app_home_opened")
-    def publish_home(event: dict[str, Any], client: WebClient) -> None:
-        if event.get("tab") != "home":
+    @services.inflight.track
+    async def publish_home(event: dict[str, Any], client: AsyncWebClient) -> None:
+        user = event.get("user")
+        if event.get("tab") != "home" or not isinstance(user, str):
             return
-        client.views_publish(user_id=event["user"], view=view)
+        await client.views_publish(user_id=user, view=view)

@@ -6,22 +6,25 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
 from bot.render_blocks import message
 from bot.slack_text import from_slack
-from handlers.conversations import Conversations, conversation_key
+from handlers.conversations import conversation_key
+from handlers.services import Services
 
 EVENTS = ("app_mention",)
 SCOPES = ("app_mentions:read", "chat:write")
 log = logging.getLogger(__name__)
 
 
-def register(app: App, engine: Engine, conversations: Conversations) -> None:
+def register(app: AsyncApp, services: Services) -> None:
     @app.event("app_mention")
-    def answer_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    @services.inflight.track
+    async def answer_mention(event: dict[str, Any], client: AsyncWebClient,
+                             context: AsyncBoltContext) -> None:
         channel, ts = event.get("channel"), event.get("thread_ts") or event.get("ts")
         if not isinstance(channel, str) or not channel or not isinstance(ts, str):
             log.warning("app_mention without a channel or ts; nowhere to reply")
@@ -30,6 +33,8 @@ def register(app: App, engine: Engine, conversations: Conversations) -> None:
             return  # a DM is answered by the direct-message listener, exactly once
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         # The reply goes in the asking message's thread: that thread is the conversation.
-        answer = conversations.ask(conversation_key(context, channel, ts), question)
-        client.chat_postMessage(channel=channel, thread_ts=ts,
-                                **message(engine.knowledge, answer, question=question))
+        answer = await services.conversations.ask(conversation_key(context, channel, ts),
+                                                  question)
+        await client.chat_postMessage(channel=channel, thread_ts=ts,
+                                      **message(services.engine.knowledge, answer,
+                                                question=question))

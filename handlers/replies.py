@@ -1,17 +1,21 @@
-"""Sending replies: a Web API client and response-URL posts, both retrying as slack_sdk intends."""
+"""Sending replies: a Web API client and response-URL posts, both retrying as slack_sdk intends.
+
+Asynchronous (aiohttp): a reply waiting on a slow Slack holds no thread, so thousands can wait
+at once while new requests are acknowledged.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from slack_sdk.http_retry import RetryHandler
-from slack_sdk.http_retry.builtin_handlers import (
-    ConnectionErrorRetryHandler,
-    RateLimitErrorRetryHandler,
-    ServerErrorRetryHandler,
+from slack_sdk.http_retry.async_handler import AsyncRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+    AsyncServerErrorRetryHandler,
 )
-from slack_sdk.webhook import WebhookClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 # Bounded: a reply that cannot get through after this is logged and dropped, never looped on.
 RATE_LIMIT_RETRIES = 3
@@ -22,18 +26,19 @@ TIMEOUT_SECONDS = 10
 log = logging.getLogger(__name__)
 
 
-def retry_handlers() -> list[RetryHandler]:
+def retry_handlers() -> list[AsyncRetryHandler]:
     """429 waits for Retry-After; 5xx and dropped connections back off; all a bounded number."""
-    return [RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
-            ServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
-            ConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES)]
+    return [AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
+            AsyncServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
+            AsyncConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES)]
 
 
-def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
+async def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
     """POST a reply to an interaction's response URL; False (and logged) if it did not land."""
-    client = WebhookClient(url=url, timeout=TIMEOUT_SECONDS, retry_handlers=retry_handlers())
+    client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS,
+                                retry_handlers=retry_handlers())
     try:
-        response = client.send_dict(payload)
+        response = await client.send_dict(payload)
     except Exception:  # a network failure after retries: log it with its cause, keep serving
         log.exception("response URL post failed")
         return False

@@ -1,11 +1,19 @@
-"""`mincards serve`: Socket Mode when SLACK_APP_TOKEN is set, else HTTP mode under gunicorn."""
+"""`mincards serve`: Socket Mode when SLACK_APP_TOKEN is set, else HTTP mode under gunicorn.
+
+Both run the Bolt app on asyncio. HTTP mode: gunicorn keeps WEB_CONCURRENCY worker processes,
+each an aiohttp server (gunicorn's aiohttp worker). On SIGTERM, in both modes, no new request is
+taken, the replies already acknowledged are finished (bounded), and then the process exits.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from typing import Any
 
 from bot.engine import Engine
+from handlers.inflight import DRAIN_SECONDS
 from handlers.logs import configure_logging
 from handlers.settings import Settings, SettingsError, load_settings
 
@@ -16,44 +24,65 @@ def _http(settings: Settings, engine: Engine) -> int:
     from gunicorn.app.base import BaseApplication
 
     from handlers.app import create_app
-    from handlers.web import create_wsgi
+    from handlers.web import create_web_app, runner
+
+    secret = settings.slack_signing_secret
+    assert secret is not None  # settings.mode("http") guarantees it
+
+    async def make_runner() -> Any:
+        # Built in each worker after the fork: its own Bolt app, Slack client and state.
+        bolt, services = create_app(settings, engine, mode="http")
+        return runner(create_web_app(bolt, secret.get_secret_value(), services.inflight,
+                                     services.conversations.state))
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{settings.host}:{settings.port}")
             self.cfg.set("workers", settings.web_concurrency)
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("threads", settings.threads)
+            self.cfg.set("worker_class", "aiohttp.GunicornWebWorker")
+            # The worker's loop checks in with the master well within this.
             self.cfg.set("timeout", 30)
-            self.cfg.set("graceful_timeout", 10)
+            # Acknowledged replies are finished (DRAIN_SECONDS) before a worker exits.
+            self.cfg.set("graceful_timeout", int(DRAIN_SECONDS) + 10)
             self.cfg.set("loglevel", settings.log_level.lower())
             self.cfg.set("accesslog", None)
             # gunicorn's runtime control socket (in $HOME) is not used here.
             self.cfg.set("control_socket_disable", True)
 
         def load(self) -> Any:
-            # Built in each worker after the fork: its own Bolt app, client and thread pool.
-            secret = settings.slack_signing_secret
-            assert secret is not None  # settings.mode("http") guarantees it
-            return create_wsgi(create_app(settings, engine, mode="http"),
-                               secret.get_secret_value())
+            return make_runner
 
-    log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz)", settings.host,
-             settings.port)
+    log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz), %d worker(s)",
+             settings.host, settings.port, settings.web_concurrency)
     Server().run()
     return 0
 
 
-def _socket(settings: Settings, engine: Engine) -> int:
-    from slack_bolt.adapter.socket_mode import SocketModeHandler
+async def _socket_mode(settings: Settings, engine: Engine) -> None:
+    from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
     from handlers.app import create_app
 
-    app = create_app(settings, engine, mode="socket")
+    bolt, services = create_app(settings, engine, mode="socket")
     token = settings.slack_app_token
     assert token is not None  # socket_mode implies it
-    log.info("Socket Mode")
-    SocketModeHandler(app, token.get_secret_value()).start()
+    handler = AsyncSocketModeHandler(bolt, token.get_secret_value())
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await handler.connect_async()
+    log.info("Socket Mode: connected")
+    await stop.wait()
+    log.info("stopping: no new events; finishing %d acknowledged", len(services.inflight))
+    # Closing the connection first: Slack sends new events to another open connection.
+    await handler.close_async()
+    await services.inflight.drain()
+    await services.conversations.state.close()
+
+
+def _socket(settings: Settings, engine: Engine) -> int:
+    asyncio.run(_socket_mode(settings, engine))
     return 0
 
 
@@ -62,11 +91,10 @@ def check_token(settings: Settings) -> None:
     from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
-    from handlers.replies import TIMEOUT_SECONDS, retry_handlers
+    from handlers.replies import TIMEOUT_SECONDS
 
     client = WebClient(token=settings.slack_bot_token.get_secret_value(),
-                       base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
-                       retry_handlers=retry_handlers())
+                       base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS)
     try:
         identity = client.auth_test()
     except SlackApiError as exc:

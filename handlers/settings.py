@@ -22,8 +22,15 @@ class SettingsError(MincardsError):
 
 
 def _token(value: SecretStr | None, prefix: str, name: str) -> SecretStr | None:
-    if value is not None and not value.get_secret_value().startswith(prefix):
+    if value is None:
+        return None
+    secret = value.get_secret_value()
+    if not secret.startswith(prefix):
         raise ValueError(f"{name} must start with '{prefix}'")
+    if not all(33 <= ord(c) < 127 for c in secret):
+        # A quote or space pasted with it (’ from a chat app): it would fail every call.
+        raise ValueError(f"{name} holds a character no Slack token has (a quote or space "
+                         "pasted with it?)")
     return value
 
 
@@ -38,7 +45,8 @@ class Settings(BaseModel):
     port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
     log_level: LogLevel = Field(default="INFO", alias="LOG_LEVEL")
     web_concurrency: int = Field(default=1, ge=1, le=64, alias="WEB_CONCURRENCY")
-    threads: int = Field(default=8, ge=1, le=256, alias="THREADS")
+    # Shared state for several processes or machines; unset: each process keeps its own.
+    redis_url: SecretStr | None = Field(default=None, alias="REDIS_URL")
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -57,6 +65,22 @@ class Settings(BaseModel):
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ValueError("SLACK_API_URL must be an http(s) URL such as https://slack.com/api/")
         return v if v.endswith("/") else v + "/"
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and urlparse(v.get_secret_value()).scheme not in (
+                "redis", "rediss", "unix"):
+            raise ValueError("REDIS_URL must be a redis://, rediss:// or unix:// URL")
+        return v
+
+    @field_validator("slack_signing_secret")
+    @classmethod
+    def _signing(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not all(33 <= ord(c) < 127 for c in v.get_secret_value()):
+            raise ValueError("SLACK_SIGNING_SECRET holds a character a signing secret never has "
+                             "(a quote or space pasted with it?)")
+        return v
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -78,10 +102,18 @@ class Settings(BaseModel):
                                 "requests; set SLACK_APP_TOKEN instead for Socket Mode)")
         return "http"
 
+    @property
+    def redis(self) -> str | None:
+        return self.redis_url.get_secret_value() if self.redis_url else None
+
     def secrets(self) -> list[str]:
-        """Every secret value, so logs can be scrubbed of them."""
-        return [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
-                                               self.slack_app_token) if s is not None]
+        """Every secret value, so logs can be scrubbed of them (a Redis URL may hold a
+        password)."""
+        values = [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
+                                                 self.slack_app_token, self.redis_url)
+                  if s is not None]
+        password = urlparse(self.redis).password if self.redis else None
+        return values + ([password] if password else [])
 
 
 def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None = ".env"
@@ -89,9 +121,15 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None
     """Settings from a .env file overlaid by the environment; blank values count as unset."""
     values: dict[str, str] = {}
     if env_file and Path(env_file).exists():
-        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        try:
+            values.update({k: v for k, v in dotenv_values(env_file, encoding="utf-8").items()
+                           if v is not None})
+        except UnicodeDecodeError:
+            raise SettingsError(f"{env_file} is not UTF-8 text: save it as UTF-8 (it holds "
+                                "tokens, so it was not read any further)") from None
     values.update(os.environ if environ is None else environ)
-    values = {k: v for k, v in values.items() if v.strip()}
+    # Whitespace pasted around a value (a signing secret with a trailing space) is never meant.
+    values = {k: v.strip() for k, v in values.items() if v.strip()}
     try:
         settings = Settings.model_validate(values)
     except ValidationError as exc:

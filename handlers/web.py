@@ -1,109 +1,234 @@
-"""HTTP mode's WSGI app: Slack's requests at /slack/events through Bolt, and /healthz.
+"""HTTP mode's aiohttp app: Slack's requests at /slack/events through Bolt, and /healthz.
 
 Requests are checked before Bolt sees them, so that nothing malformed can reach a 500: too large
-(413), not signed by Slack (401), not UTF-8 or not the JSON/form Slack sends (400).
+(413), a body that does not arrive in time (408), not signed by Slack (401), not UTF-8 or not
+the JSON/form Slack sends (400). What Slack sends that this bot does not act on (an
+`ssl_check`, `app_rate_limited`, an interaction no listener handles) gets a quiet 200. Idle and
+stalled connections are closed after KEEPALIVE_SECONDS and at most MAX_CONNECTIONS are held.
 """
 
 from __future__ import annotations
 
-import io
+import asyncio
 import json
 import logging
-from collections.abc import Callable, Iterable
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from slack_bolt import App
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from aiohttp import web
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
+
+from handlers.inflight import InFlight
+from handlers.state import State
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 # Slack's own payloads stay far below this; anything larger is not from Slack.
 MAX_BODY_BYTES = 1024 * 1024
-MAX_DRAIN_BYTES = 16 * 1024 * 1024
-StartResponse = Callable[..., Any]
+# A body, or a request's headers on a fresh connection, must arrive within these.
+BODY_SECONDS = 10.0
+KEEPALIVE_SECONDS = 15.0
+# Connections held open at once per process; past this, new ones are closed at once.
+MAX_CONNECTIONS = 1024
+WARN_EVERY_SECONDS = 60.0
 log = logging.getLogger(__name__)
 
 
-def _plain(start_response: StartResponse, status: str, body: bytes) -> Iterable[bytes]:
-    start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
-                            ("Content-Length", str(len(body)))])
-    return [body]
+def _plain(status: int, text: str) -> web.Response:
+    return web.Response(status=status, text=text + "\n")
 
 
-def _drain(stream: Any, length: int) -> None:
-    """Read and drop a too-large body (up to a bound): the sender then gets the 413, no reset."""
-    left = min(length, MAX_DRAIN_BYTES)
-    while left > 0:
-        chunk = stream.read(min(left, 65536))
-        if not chunk:
-            return
-        left -= len(chunk)
+class _Ignore(Exception):
+    """Signed, well-formed, and nothing for this bot to do: a quiet 200."""
 
 
-def _shape_problem(content_type: str, text: str) -> str | None:
-    """Why a signed body is not something Slack sends, or None."""
+def _object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what} is nested too deeply") from None
+    except ValueError:
+        raise ValueError(f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _check_event(body: dict[str, Any]) -> None:
+    kind = body.get("type")
+    if kind == "url_verification":
+        if not isinstance(body.get("challenge"), str):
+            raise ValueError("url_verification without a challenge")
+        return
+    if kind == "app_rate_limited":
+        log.warning("Slack is holding back this app's events for a minute (app_rate_limited, "
+                    "team %.20s)", body.get("team_id"))
+        raise _Ignore
+    if kind != "event_callback":
+        log.debug("ignored an Events API request of type %.40s", kind)
+        raise _Ignore
+    event = body.get("event")
+    if not isinstance(event, dict):
+        raise ValueError("event is not an object")
+    if not isinstance(event.get("type"), str):
+        raise ValueError("event has no type")
+
+
+def _check_interaction(payload: dict[str, Any]) -> None:
+    kind = payload.get("type")
+    if not isinstance(kind, str):
+        raise ValueError("payload has no type")
+    if kind == "block_actions":
+        actions = payload.get("actions")
+        if not isinstance(actions, list) or not actions or not all(
+                isinstance(a, dict) and isinstance(a.get("action_id"), str) for a in actions):
+            log.debug("ignored block_actions without actions")
+            raise _Ignore
+    elif kind in ("view_submission", "view_closed") and not isinstance(payload.get("view"),
+                                                                        dict):
+        raise ValueError(f"{kind} without a view")
+
+
+def check_shape(content_type: str, text: str) -> None:
+    """Raise ValueError (a 400) for a signed body that is not what Slack sends, or _Ignore (a
+    quiet 200) for one this bot has nothing to do with."""
     kind = content_type.split(";")[0].strip().lower()
     if kind == "application/json":
-        try:
-            return None if isinstance(json.loads(text), dict) else "JSON body is not an object"
-        except ValueError:
-            return "body is not JSON"
+        _check_event(_object(text, "body"))
+        return
     if kind == "application/x-www-form-urlencoded":
         form = parse_qs(text, keep_blank_values=True)
         if "payload" in form:
-            try:
-                payload = json.loads(form["payload"][0])
-            except ValueError:
-                return "payload is not JSON"
-            return None if isinstance(payload, dict) else "payload is not an object"
-        return None if form else "empty form"
-    return f"unsupported content type {kind or 'none'}"
+            _check_interaction(_object(form["payload"][0], "payload"))
+        elif "command" not in form:
+            raise ValueError("form is neither a command nor an interaction")
+        return
+    raise ValueError(f"unsupported content type {kind or 'none'}")
 
 
-def create_wsgi(app: App, signing_secret: str
-                ) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
-    bolt = SlackRequestHandler(app, path=EVENTS_PATH)
+class SignatureWatch:
+    """A signing secret that fails every request is a setting to fix: say so once a minute."""
+
+    def __init__(self) -> None:
+        self.last_good = time.monotonic()
+        self.warned = -WARN_EVERY_SECONDS
+
+    def good(self) -> None:
+        self.last_good = time.monotonic()
+
+    def bad(self) -> None:
+        now = time.monotonic()
+        if now - self.last_good > WARN_EVERY_SECONDS and now - self.warned > WARN_EVERY_SECONDS:
+            self.warned = now
+            log.warning("no signed request has passed for a minute: check SLACK_SIGNING_SECRET "
+                        "(Basic Information > App Credentials > Signing Secret)")
+
+
+def _is_ssl_check(text: str) -> bool:
+    form = parse_qs(text)
+    return form.get("ssl_check") == ["1"] and "command" not in form
+
+
+def create_web_app(bolt: AsyncApp, signing_secret: str, inflight: InFlight,
+                   state: State) -> web.Application:
     verifier = SignatureVerifier(signing_secret)
+    watch = SignatureWatch()
 
-    def events(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    async def events(request: web.Request) -> web.Response:
+        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+            return _plain(413, "too large")
         try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return _plain(start_response, "400 Bad Request", b"bad Content-Length\n")
-        if length > MAX_BODY_BYTES:
-            _drain(environ["wsgi.input"], length)
-            return _plain(start_response, "413 Payload Too Large", b"too large\n")
-        raw = environ["wsgi.input"].read(length) if length > 0 else b""
+            raw = await asyncio.wait_for(request.content.read(MAX_BODY_BYTES + 1), BODY_SECONDS)
+        except TimeoutError:
+            return _plain(408, "the body did not arrive in time")
+        if len(raw) > MAX_BODY_BYTES:
+            return _plain(413, "too large")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             # Slack sends only UTF-8 (and slack_sdk's verifier reads nothing else).
-            return _plain(start_response, "400 Bad Request", b"body is not UTF-8\n")
-        headers = {"x-slack-request-timestamp": environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", ""),
-                   "x-slack-signature": environ.get("HTTP_X_SLACK_SIGNATURE", "")}
+            return _plain(400, "body is not UTF-8")
+        if _is_ssl_check(text):
+            return _plain(200, "ok")  # Slack sends these unsigned, to check the certificate
+        stamps = request.headers.getall("X-Slack-Request-Timestamp", [])
+        signatures = request.headers.getall("X-Slack-Signature", [])
         try:
-            signed = verifier.is_valid_request(text, headers)
+            # Slack sends each once; two of either is not Slack, whatever they say.
+            signed = len(stamps) == len(signatures) == 1 and verifier.is_valid_request(
+                text, {"x-slack-request-timestamp": stamps[0],
+                       "x-slack-signature": signatures[0]})
         except ValueError:  # a timestamp that is not a number
             signed = False
         if not signed:
-            return _plain(start_response, "401 Unauthorized", b"invalid signature\n")
-        problem = _shape_problem(environ.get("CONTENT_TYPE", ""), text)
-        if problem:
+            watch.bad()
+            return _plain(401, "invalid signature")
+        watch.good()
+        try:
+            check_shape(request.headers.get("Content-Type", ""), text)
+        except _Ignore:
+            return _plain(200, "")
+        except ValueError as problem:
             log.warning("rejected a signed request: %s", problem)
-            return _plain(start_response, "400 Bad Request", problem.encode() + b"\n")
-        environ["wsgi.input"] = io.BytesIO(raw)
-        return bolt(environ, start_response)
+            return _plain(400, str(problem))
+        response = await bolt.async_dispatch(AsyncBoltRequest(
+            body=text, query=request.query_string, headers=dict(request.headers)))
+        if response.status == 404:
+            # Bolt found no listener: acknowledged quietly, as Slack would show a 404 as an error.
+            log.debug("no listener for this request; acknowledged")
+            return _plain(200, "")
+        return web.Response(status=response.status, body=response.body.encode("utf-8"),
+                            headers=response.first_headers_without_set_cookie())
 
-    def wsgi(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
-        if path == HEALTH_PATH and method in ("GET", "HEAD"):
-            return _plain(start_response, "200 OK", b"ok\n")
-        if path == EVENTS_PATH:
-            if method != "POST":
-                return _plain(start_response, "405 Method Not Allowed", b"POST only\n")
-            return events(environ, start_response)
-        return _plain(start_response, "404 Not Found", b"not found\n")
+    async def health(_: web.Request) -> web.Response:
+        return _plain(200, "ok")
 
-    return wsgi
+    async def not_allowed(_: web.Request) -> web.Response:
+        return _plain(405, "POST only")
+
+    async def drain(_: web.Application) -> None:
+        await inflight.drain()
+
+    async def close_state(_: web.Application) -> None:
+        await state.close()
+
+    app = web.Application(client_max_size=MAX_BODY_BYTES + 1)
+    app.router.add_post(EVENTS_PATH, events)
+    app.router.add_route("*", EVENTS_PATH, not_allowed)
+    app.router.add_get(HEALTH_PATH, health)
+    # On SIGTERM the sites stop taking connections first; then replies already acknowledged
+    # are finished (bounded) before the process goes.
+    app.on_shutdown.append(drain)
+    app.on_cleanup.append(close_state)
+    return app
+
+
+class BoundedRunner(web.AppRunner):
+    """An AppRunner whose server holds at most `max_connections` connections: past that a new
+    one is closed at once, so stalled clients cannot pile up without end."""
+
+    def __init__(self, app: web.Application, max_connections: int = MAX_CONNECTIONS,
+                 **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._max_connections = max_connections
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        admit = server.connection_made
+        limit = self._max_connections
+
+        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+            admit(handler, transport)
+            if len(server.connections) > limit:
+                log.warning("over %d open connections; closing a new one", limit)
+                transport.close()
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        return server
+
+
+def runner(app: web.Application) -> BoundedRunner:
+    return BoundedRunner(app, keepalive_timeout=KEEPALIVE_SECONDS, access_log=None,
+                         shutdown_timeout=5.0)

@@ -42,13 +42,18 @@ class Fault:
 
 
 class SlackEmulator:
-    def __init__(self) -> None:
+    """`latency`: seconds every Web API call and response URL post waits before it is answered,
+    as real Slack takes 0.1-1 s (and sometimes much longer)."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
         self.calls: list[Call] = []
         self.lock = threading.Lock()
         self.faults: dict[str, list[Fault]] = {}
         self._ts = itertools.count(1)
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.http.daemon_threads = True
+        self.http.request_queue_size = 1024  # a burst of replies must not be refused
         self.ws_connections: list[ServerConnection] = []
         self.ws_acks: dict[str, dict[str, Any]] = {}
         self.ws = serve(self._ws_handler, "127.0.0.1", 0)
@@ -153,7 +158,7 @@ class SlackEmulator:
                     method = "response"
                     params["_url"] = self.path
                 else:
-                    method = self.path.removeprefix("/api/")
+                    method = self.path.removeprefix("/api/").split("?", 1)[0]
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with emulator.lock:
                     faults = emulator.faults.get(method) or []
@@ -163,6 +168,8 @@ class SlackEmulator:
                         if fault.times <= 0:
                             faults.pop(0)
                     emulator.calls.append(Call(method, params, headers))
+                if emulator.latency:
+                    time.sleep(emulator.latency)
                 if fault and fault.delay:
                     time.sleep(fault.delay)
                 if fault and fault.drop:

@@ -139,7 +139,8 @@ def test_slash_command_alone_shows_usage(slack: SlackSender, emulator: SlackEmul
                                          text: str) -> None:
     slack.command(text, emulator.response_url())
     (call,) = emulator.wait_for("chat.postEphemeral")
-    assert "Ask me how many Ascend NPUs" in call.params["text"]
+    text = call.params["text"]
+    assert "How to use /mincards" in text and "mention me" in text and "in a DM" in text
 
 
 def test_slash_command_falls_back_to_the_response_url(

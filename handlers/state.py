@@ -1,0 +1,149 @@
+"""What must outlive one request: events already answered, and each conversation's context.
+
+One small interface, `State`, with two implementations: `MemoryState` in this process (the
+default) and `RedisState`, shared by every process and machine that points at the same Redis
+(`REDIS_URL`), so that a retry landing on another worker is still answered once and a thread
+goes on wherever its next question lands. Redis holds event ids and parsed contexts (model
+keys, strategy, lengths, budget), never a person's text, and every key expires.
+
+Redis being down never stops an answer: `RedisState` falls back to its own process memory for a
+few seconds at a time (a retry then may be answered twice, which beats not at all) and says so
+in the log at most once a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Protocol
+from urllib.parse import urlparse
+
+from bot.conversation import KEEP_SECONDS as CONTEXT_SECONDS
+from bot.conversation import Context, MemoryContexts
+from handlers.dedupe import KEEP_SECONDS as EVENT_SECONDS
+from handlers.dedupe import SeenEvents
+
+log = logging.getLogger(__name__)
+# A call to Redis gives up after this; an ack must never wait on a slow store.
+REDIS_TIMEOUT_SECONDS = 0.25
+# After a failure Redis is left alone this long (this process's memory answers meanwhile).
+REDIS_PAUSE_SECONDS = 5.0
+WARN_EVERY_SECONDS = 60.0
+PREFIX = "mincards:"
+
+
+class State(Protocol):
+    async def first_time(self, event_id: str) -> bool:
+        """True the first time an event id is offered (and remembers it); False after."""
+
+    async def context(self, key: str) -> Context | None:
+        """The conversation's context, if it has one that has not expired."""
+
+    async def remember(self, key: str, context: Context | None) -> None:
+        """Keep the conversation's context; None forgets it."""
+
+    async def close(self) -> None: ...
+
+
+class MemoryState:
+    """This process's memory: bounded and expiring (see SeenEvents and MemoryContexts)."""
+
+    def __init__(self) -> None:
+        self.seen = SeenEvents()
+        self.contexts = MemoryContexts()
+
+    async def first_time(self, event_id: str) -> bool:
+        return self.seen.first_time(event_id)
+
+    async def context(self, key: str) -> Context | None:
+        return self.contexts.get(key)
+
+    async def remember(self, key: str, context: Context | None) -> None:
+        self.contexts.put(key, context)
+
+    async def close(self) -> None:
+        return None
+
+
+def redis_location(url: str) -> str:
+    """host:port/db of a Redis URL, for logs: never its password."""
+    parsed = urlparse(url)
+    return f"{parsed.hostname or 'localhost'}:{parsed.port or 6379}{parsed.path or ''}"
+
+
+class RedisState:
+    def __init__(self, url: str, fallback: MemoryState | None = None) -> None:
+        from redis.asyncio import Redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        # No retries inside redis-py: one bounded attempt, then this process's memory.
+        self.redis = Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
+                                    socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+                                    retry=Retry(NoBackoff(), 0), decode_responses=True)
+        self.where = redis_location(url)
+        self.fallback = fallback or MemoryState()
+        self._paused_until = 0.0
+        self._warned_at = -WARN_EVERY_SECONDS
+
+    def _usable(self) -> bool:
+        return time.monotonic() >= self._paused_until
+
+    def _failed(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        self._paused_until = now + REDIS_PAUSE_SECONDS
+        if now - self._warned_at >= WARN_EVERY_SECONDS:
+            self._warned_at = now
+            log.warning("Redis at %s is unreachable (%s); answering from this process's memory "
+                        "(a retry landing on another process may be answered twice)",
+                        self.where, type(exc).__name__)
+
+    async def first_time(self, event_id: str) -> bool:
+        if self._usable():
+            try:
+                stored = await self.redis.set(f"{PREFIX}event:{event_id}", "1", nx=True,
+                                              ex=EVENT_SECONDS)
+                self.fallback.seen.first_time(event_id)  # known here too, should Redis go
+                return bool(stored)
+            except Exception as exc:  # any failure of the store: answer anyway
+                self._failed(exc)
+        return await self.fallback.first_time(event_id)
+
+    async def context(self, key: str) -> Context | None:
+        if self._usable():
+            try:
+                raw = await self.redis.get(f"{PREFIX}context:{key}")
+            except Exception as exc:
+                self._failed(exc)
+            else:
+                if raw is None:
+                    return None
+                try:
+                    return Context.from_json(json.loads(raw))
+                except ValueError:
+                    return None
+        return await self.fallback.context(key)
+
+    async def remember(self, key: str, context: Context | None) -> None:
+        await self.fallback.remember(key, context)
+        if not self._usable():
+            return
+        try:
+            if context is None:
+                await self.redis.delete(f"{PREFIX}context:{key}")
+            else:
+                await self.redis.set(f"{PREFIX}context:{key}", json.dumps(context.json()),
+                                     ex=int(CONTEXT_SECONDS))
+        except Exception as exc:
+            self._failed(exc)
+
+    async def close(self) -> None:
+        try:
+            await self.redis.aclose()
+        except Exception:  # closing a connection that never opened
+            log.debug("closing the Redis client failed", exc_info=True)
+
+
+def make_state(redis_url: str | None) -> State:
+    return RedisState(redis_url) if redis_url else MemoryState()
