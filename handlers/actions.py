@@ -19,7 +19,6 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.followup import FollowUp
 from bot.render_blocks import PICK_ACTION, SHARE_ACTION, message
 from handlers.conversations import conversation_key
-from handlers.replies import post_to_response_url
 from handlers.services import Services
 
 log = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ def register(app: AsyncApp, services: Services) -> None:
         # An ephemeral message can only be replaced through its response URL.
         url = body.get("response_url")
         if isinstance(url, str) and url:
-            await post_to_response_url(url, {"replace_original": True, **payload})
+            await services.respond(url, {"replace_original": True, **payload})
         else:
             log.warning("button click without a message or response URL; nowhere to reply")
 
@@ -100,11 +99,11 @@ def register(app: AsyncApp, services: Services) -> None:
             log.warning("chat.postMessage failed (%s); posting through the response URL",
                         exc.response.get("error"))
             if isinstance(url, str) and url:
-                await post_to_response_url(url, {"response_type": "in_channel",
+                await services.respond(url, {"response_type": "in_channel",
                                                  "replace_original": False, **payload})
             return
         if isinstance(url, str) and url:
-            await post_to_response_url(url, {"delete_original": True})
+            await services.respond(url, {"delete_original": True})
 
     # Registered after the buttons above: what they do not match is acknowledged quietly.
     async def acknowledge_other(ack: AsyncAck, body: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from handlers import actions, commands, direct_messages, home, mentions
 from handlers.conversations import Conversations
 from handlers.dedupe import dedupe_middleware
 from handlers.inflight import InFlight
-from handlers.replies import TIMEOUT_SECONDS, retry_handlers
+from handlers.replies import TIMEOUT_SECONDS, http_session, retry_handlers
 from handlers.services import Services
 from handlers.settings import Settings
 from handlers.state import State, make_state
@@ -44,9 +44,10 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     engine = engine or Engine()
     state = state or make_state(settings.redis)
     socket = settings.mode(mode) == "socket"
+    session = http_session()  # needs the running loop: create_app is called inside it
     client = AsyncWebClient(token=settings.slack_bot_token.get_secret_value(),
                             base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
-                            retry_handlers=retry_handlers())
+                            session=session, retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret
     app = AsyncApp(client=client,
                    signing_secret=secret.get_secret_value() if secret else "",
@@ -54,7 +55,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    request_verification_enabled=not socket,
                    logger=logging.getLogger("mincards.bolt"))
     app.use(dedupe_middleware(state))
-    services = Services(engine, Conversations(engine, state), inflight or InFlight())
+    services = Services(engine, Conversations(engine, state), inflight or InFlight(), session)
     for surface in SURFACES:
         surface.register(app, services)
 

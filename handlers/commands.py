@@ -13,7 +13,6 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.language import language_of
 from bot.render_blocks import message, slash_help
 from bot.slack_text import from_slack
-from handlers.replies import post_to_response_url
 from handlers.services import Services
 
 COMMAND = "/mincards"
@@ -51,6 +50,6 @@ def register(app: AsyncApp, services: Services) -> None:
             except Exception:  # Slack down after retries: still try the response URL
                 log.exception("chat.postEphemeral failed; replying through the response URL")
         if isinstance(response_url, str) and response_url:
-            await post_to_response_url(response_url, {"response_type": "ephemeral", **payload})
+            await services.respond(response_url, {"response_type": "ephemeral", **payload})
         else:
             log.warning("/mincards without a channel, user or response URL; nowhere to reply")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -33,9 +34,22 @@ def retry_handlers() -> list[AsyncRetryHandler]:
             AsyncConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES)]
 
 
-async def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
+# Connections to Slack held open per process; replies beyond this wait for one.
+MAX_CONNECTIONS = 512
+
+
+def http_session() -> aiohttp.ClientSession:
+    """One HTTP session per process, for the Web API and response URLs alike: its connections
+    are kept alive and reused instead of a new TCP (and TLS) handshake per reply."""
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=MAX_CONNECTIONS),
+        timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS))
+
+
+async def post_to_response_url(url: str, payload: dict[str, Any],
+                               session: aiohttp.ClientSession | None = None) -> bool:
     """POST a reply to an interaction's response URL; False (and logged) if it did not land."""
-    client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS,
+    client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS, session=session,
                                 retry_handlers=retry_handlers())
     try:
         response = await client.send_dict(payload)

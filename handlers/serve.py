@@ -32,8 +32,7 @@ def _http(settings: Settings, engine: Engine) -> int:
     async def make_runner() -> Any:
         # Built in each worker after the fork: its own Bolt app, Slack client and state.
         bolt, services = create_app(settings, engine, mode="http")
-        return runner(create_web_app(bolt, secret.get_secret_value(), services.inflight,
-                                     services.conversations.state))
+        return runner(create_web_app(bolt, secret.get_secret_value(), services))
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -78,7 +77,7 @@ async def _socket_mode(settings: Settings, engine: Engine) -> None:
     # Closing the connection first: Slack sends new events to another open connection.
     await handler.close_async()
     await services.inflight.drain()
-    await services.conversations.state.close()
+    await services.close()
 
 
 def _socket(settings: Settings, engine: Engine) -> int:

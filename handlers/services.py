@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
 
 from bot.engine import Engine
 from handlers.conversations import Conversations
 from handlers.inflight import InFlight
+from handlers.replies import post_to_response_url
 
 
 @dataclass(frozen=True)
@@ -14,3 +18,12 @@ class Services:
     engine: Engine
     conversations: Conversations
     inflight: InFlight
+    session: aiohttp.ClientSession  # the process's connections to Slack
+
+    async def respond(self, url: str, payload: dict[str, Any]) -> bool:
+        """Post to an interaction's response URL over the shared connections."""
+        return await post_to_response_url(url, payload, self.session)
+
+    async def close(self) -> None:
+        await self.conversations.state.close()
+        await self.session.close()

@@ -21,8 +21,7 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
-from handlers.inflight import InFlight
-from handlers.state import State
+from handlers.services import Services
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
@@ -132,8 +131,7 @@ def _is_ssl_check(text: str) -> bool:
     return form.get("ssl_check") == ["1"] and "command" not in form
 
 
-def create_web_app(bolt: AsyncApp, signing_secret: str, inflight: InFlight,
-                   state: State) -> web.Application:
+def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services) -> web.Application:
     verifier = SignatureVerifier(signing_secret)
     watch = SignatureWatch()
 
@@ -189,10 +187,10 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, inflight: InFlight,
         return _plain(405, "POST only")
 
     async def drain(_: web.Application) -> None:
-        await inflight.drain()
+        await services.inflight.drain()
 
-    async def close_state(_: web.Application) -> None:
-        await state.close()
+    async def close(_: web.Application) -> None:
+        await services.close()
 
     app = web.Application(client_max_size=MAX_BODY_BYTES + 1)
     app.router.add_post(EVENTS_PATH, events)
@@ -201,7 +199,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, inflight: InFlight,
     # On SIGTERM the sites stop taking connections first; then replies already acknowledged
     # are finished (bounded) before the process goes.
     app.on_shutdown.append(drain)
-    app.on_cleanup.append(close_state)
+    app.on_cleanup.append(close)
     return app
 
 
