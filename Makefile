@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: setup demo test lint bench load clean
+.PHONY: setup demo test lint redis bench load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,14 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
+# The tests start a real redis-server; install Debian's when it is missing and we can.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get install -y -qq redis-server >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }; }; } || \
+	  echo "redis-server is missing: install it (apt-get install redis-server) for the tests"
+
+test: lint redis
 	$(BIN)/python -m pytest
 
 bench: setup

@@ -38,6 +38,18 @@ def _kind(body: Any) -> str:
     return f"{kind} {inner}" if isinstance(inner, str) else str(kind)[:40]
 
 
+class _SameToken(logging.Filter):
+    """Bolt warns that SLACK_BOT_TOKEN is "unused" when a client is given; the client given
+    carries that very token, so the warning would only mislead whoever reads the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
+BOLT_LOG = logging.getLogger("mincards.bolt")
+BOLT_LOG.addFilter(_SameToken())
+
+
 def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto",
                state: State | None = None, inflight: InFlight | None = None
                ) -> tuple[AsyncApp, Services]:
@@ -53,7 +65,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    signing_secret=secret.get_secret_value() if secret else "",
                    # Socket Mode messages are not signed; HTTP requests always are checked.
                    request_verification_enabled=not socket,
-                   logger=logging.getLogger("mincards.bolt"))
+                   logger=BOLT_LOG)
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state), inflight or InFlight(), session)
     for surface in SURFACES:

@@ -1,0 +1,152 @@
+"""Several processes sharing one Redis: a retry landing on another process is answered once, and
+a conversation goes on wherever its next question lands. Redis down: answered anyway."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.conversation import Context
+from handlers.state import RedisState
+from tests.bot_process import SIGNING_SECRET, Bot, free_port, running_bot
+from tests.conftest import assert_no_secrets
+from tests.redis_process import running_redis
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender, direct_message, event_callback, mention
+
+PASSWORD = "redis-pw-do-not-leak-1234"
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_redis(tmp_path_factory.mktemp("redis"), password=PASSWORD) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def bots(emulator: SlackEmulator, redis_url: str,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Bot]]:
+    with contextlib.ExitStack() as stack:
+        running = [stack.enter_context(running_bot(
+            emulator, tmp_path_factory.mktemp(f"bot{i}"), extra_env={"REDIS_URL": redis_url}))
+            for i in range(3)]
+        yield running
+        for bot in running:
+            assert_no_secrets(bot, emulator)
+            assert PASSWORD not in bot.log_text()
+
+
+def senders(bots: list[Bot], emulator: SlackEmulator) -> list[SlackSender]:
+    emulator.reset()
+    return [SlackSender(b.base_url, SIGNING_SECRET) for b in bots]
+
+
+def test_a_retry_on_another_process_is_answered_once(bots: list[Bot],
+                                                     emulator: SlackEmulator) -> None:
+    first, second, third = senders(bots, emulator)
+    body = event_callback(mention("qwen2.5-72b lora 8k", channel="CRETRY"))
+    assert first.post(json.dumps(body).encode(), "application/json").status == 200
+    for sender, attempt in ((second, "1"), (third, "2")):
+        reply = sender.post(json.dumps(body).encode(), "application/json",
+                            headers={"X-Slack-Retry-Num": attempt,
+                                     "X-Slack-Retry-Reason": "http_timeout"})
+        assert reply.status == 200
+    emulator.wait_for("chat.postMessage")
+    time.sleep(0.5)
+    assert len(emulator.to_channel("CRETRY")) == 1
+
+
+def test_a_conversation_goes_on_in_another_process(bots: list[Bot],
+                                                   emulator: SlackEmulator) -> None:
+    first, second, third = senders(bots, emulator)
+    first.event(direct_message("qwen2.5-72b", channel="DSHARE"))
+    emulator.wait_for("chat.postMessage")
+    second.event(direct_message("and lora?", channel="DSHARE"))
+    emulator.wait_for("chat.postMessage", count=2)
+    third.event(direct_message("8卡够吗", channel="DSHARE"))
+    replies = emulator.wait_for("chat.postMessage", count=3)
+    assert "full-parameter" not in replies[1].params["text"]
+    assert "Qwen2.5-72B" in replies[1].params["text"]
+    assert replies[2].params["text"].startswith("部分可以") and "Qwen2.5-72B" in replies[2].params[
+        "text"]
+
+
+def test_redis_holds_ids_and_parsed_contexts_never_text(bots: list[Bot], redis_url: str,
+                                                        emulator: SlackEmulator) -> None:
+    first, *_ = senders(bots, emulator)
+    first.event(direct_message("please, Qwen2.5-72B lora at 8k for my thesis", channel="DTEXT"))
+    emulator.wait_for("chat.postMessage")
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    keys = client.keys("mincards:*")
+    assert keys and all(client.ttl(k) > 0 for k in keys)  # every key expires
+    stored = " ".join(str(client.get(k)) for k in keys) + " ".join(keys)
+    for word in ("please", "thesis", "my"):
+        assert word not in stored.lower()
+    context = next(k for k in keys if "DTEXT" in k)
+    assert Context.from_json(json.loads(client.get(context) or "")) is not None
+
+
+def test_redis_going_away_never_stops_an_answer(tmp_path: Path, emulator: SlackEmulator) -> None:
+    with contextlib.ExitStack() as bot_stack:
+        with running_redis(tmp_path) as url:
+            bot = bot_stack.enter_context(running_bot(emulator, tmp_path,
+                                                      extra_env={"REDIS_URL": url}))
+        # Redis has stopped; the bot, started while it was up, runs on.
+        sender = SlackSender(bot.base_url, SIGNING_SECRET)
+        emulator.reset()
+        start = time.monotonic()
+        for i in range(3):
+            assert sender.event(mention(f"qwen3-8b lora {i + 4}k", channel="CDOWN")).status == 200
+        assert time.monotonic() - start < 3  # acks never wait long on a dead store
+        emulator.wait_for("chat.postMessage", count=3)
+        time.sleep(0.3)
+        log = bot.log_text()
+        assert log.count("Redis at 127.0.0.1") == 1  # said once, not per request
+        assert "Traceback" not in log
+
+
+def test_the_store_without_a_server(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> tuple[bool, bool, Context | None, float]:
+        state = RedisState(f"redis://127.0.0.1:{free_port()}/0")
+        start = time.monotonic()
+        first = await state.first_time("Ev1")
+        again = await state.first_time("Ev1")  # this process still remembers it
+        context = Context(kind="lookup", language="en", models=("qwen2.5-7b",))
+        await state.remember("T:D1:", context)
+        got = await state.context("T:D1:")
+        await state.close()
+        return first, again, got, time.monotonic() - start
+
+    with caplog.at_level(logging.WARNING):
+        first, again, got, took = asyncio.run(scenario())
+    assert (first, again) == (True, False)
+    assert got == Context(kind="lookup", language="en", models=("qwen2.5-7b",))
+    assert took < 2
+    assert sum("unreachable" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_the_store_with_a_server(tmp_path: Path) -> None:
+    async def scenario(url: str) -> tuple[bool, bool, Context | None]:
+        state = RedisState(url)
+        first, again = await state.first_time("Ev9"), await state.first_time("Ev9")
+        await state.remember("T:C1:1.2", Context(kind="capacity", language="zh"))
+        got = await state.context("T:C1:1.2")
+        await state.remember("T:C1:1.2", None)
+        assert await state.context("T:C1:1.2") is None
+        await state.close()
+        return first, again, got
+
+    with running_redis(tmp_path) as url:
+        first, again, got = asyncio.run(scenario(url))
+        # Another process (another client) sees the same event as answered.
+        other = redis.Redis.from_url(url)
+        assert other.exists("mincards:event:Ev9") and other.ttl("mincards:event:Ev9") > 800
+    assert (first, again) == (True, False) and got == Context(kind="capacity", language="zh")
