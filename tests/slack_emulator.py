@@ -29,6 +29,8 @@ class Call:
     params: dict[str, Any]
     headers: dict[str, str]
     at: float = field(default_factory=time.monotonic)
+    # Set once the answer has been written back: the caller was still there to take it.
+    answered: bool = False
 
 
 @dataclass
@@ -144,6 +146,12 @@ class SlackEmulator:
             def log_message(self, *args: object) -> None:
                 pass
 
+            def handle(self) -> None:
+                try:
+                    super().handle()
+                except OSError:
+                    pass  # a client that went away mid-request
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode("utf-8", "replace")
@@ -167,7 +175,8 @@ class SlackEmulator:
                         fault.times -= 1
                         if fault.times <= 0:
                             faults.pop(0)
-                    emulator.calls.append(Call(method, params, headers))
+                    call = Call(method, params, headers)
+                    emulator.calls.append(call)
                 if emulator.latency:
                     time.sleep(emulator.latency)
                 if fault and fault.delay:
@@ -192,7 +201,12 @@ class SlackEmulator:
                 for k, v in (fault.headers if fault else {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                except OSError:
+                    return  # the caller hung up (a bot killed mid-call): not answered
+                call.answered = True
 
         return Handler
 

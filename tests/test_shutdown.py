@@ -1,0 +1,64 @@
+"""A restart loses nothing: on SIGTERM the bot stops taking requests and finishes the ones it has
+already acknowledged (Slack never sends an acknowledged event again), in both modes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from tests.bot_process import SIGNING_SECRET, running_bot
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender, event_callback, mention
+
+SLOW_SLACK = 1.5  # seconds per Web API call: replies are still in flight at the SIGTERM
+COUNT = 20
+
+
+def _stop(pid: int, timeout: float = 40) -> int:
+    os.killpg(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if finished:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    raise AssertionError("the bot did not exit after SIGTERM")
+
+
+def test_http_mode_finishes_what_it_acknowledged(tmp_path: Path) -> None:
+    with SlackEmulator(latency=SLOW_SLACK) as emulator, running_bot(
+            emulator, tmp_path, extra_env={"WEB_CONCURRENCY": "2"}) as bot:
+        sender = SlackSender(bot.base_url, SIGNING_SECRET)
+        emulator.reset()
+        for i in range(COUNT):
+            assert sender.event(mention("qwen2.5-72b lora 8k", channel=f"CS{i:03d}")).status == 200
+        assert sum(c.answered for c in emulator.of("chat.postMessage")) < COUNT  # in flight
+        code = _stop(bot.process.pid)
+        answered = {c.params.get("channel") for c in emulator.of("chat.postMessage")
+                    if c.answered}
+        log = bot.log_text()
+    assert answered == {f"CS{i:03d}" for i in range(COUNT)}
+    assert code == 0 and "Traceback" not in log
+    assert "finishing" in log
+
+
+def test_socket_mode_finishes_what_it_acknowledged(tmp_path: Path) -> None:
+    with SlackEmulator(latency=SLOW_SLACK) as emulator, running_bot(
+            emulator, tmp_path, socket_mode=True) as bot:
+        emulator.reset()
+        for i in range(COUNT):
+            # send_socket_event returns once the bot has acknowledged the envelope.
+            emulator.send_socket_event(event_callback(mention("glm4-9b full",
+                                                              channel=f"CW{i:03d}")))
+        assert sum(c.answered for c in emulator.of("chat.postMessage")) < COUNT
+        code = _stop(bot.process.pid)
+        answered = {c.params.get("channel") for c in emulator.of("chat.postMessage")
+                    if c.answered}
+        log = bot.log_text()
+    assert answered == {f"CW{i:03d}" for i in range(COUNT)}
+    assert code == 0 and "Traceback" not in log
