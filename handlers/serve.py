@@ -32,7 +32,9 @@ def _http(settings: Settings, engine: Engine) -> int:
     async def make_runner() -> Any:
         # Built in each worker after the fork: its own Bolt app, Slack client and state.
         bolt, services = create_app(settings, engine, mode="http")
-        return runner(create_web_app(bolt, secret.get_secret_value(), services))
+        web_app = create_web_app(bolt, secret.get_secret_value(), services,
+                                 body_seconds=settings.request_timeout)
+        return runner(web_app, settings.request_timeout, settings.max_connections)
 
     class Server(BaseApplication):
         def load_config(self) -> None:

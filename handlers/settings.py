@@ -45,6 +45,10 @@ class Settings(BaseModel):
     port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
     log_level: LogLevel = Field(default="INFO", alias="LOG_LEVEL")
     web_concurrency: int = Field(default=1, ge=1, le=64, alias="WEB_CONCURRENCY")
+    # A client gets this long to send a request's headers and body; idle connections close
+    # after it too. And at most this many connections are held open per process.
+    request_timeout: float = Field(default=10.0, gt=0, le=300, alias="REQUEST_TIMEOUT")
+    max_connections: int = Field(default=1024, ge=8, le=100_000, alias="MAX_CONNECTIONS")
     # Shared state for several processes or machines; unset: each process keeps its own.
     redis_url: SecretStr | None = Field(default=None, alias="REDIS_URL")
 

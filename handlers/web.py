@@ -4,7 +4,8 @@ Requests are checked before Bolt sees them, so that nothing malformed can reach 
 (413), a body that does not arrive in time (408), not signed by Slack (401), not UTF-8 or not
 the JSON/form Slack sends (400). What Slack sends that this bot does not act on (an
 `ssl_check`, `app_rate_limited`, an interaction no listener handles) gets a quiet 200. Idle and
-stalled connections are closed after KEEPALIVE_SECONDS and at most MAX_CONNECTIONS are held.
+stalled connections are closed after REQUEST_TIMEOUT, and at most MAX_CONNECTIONS are held
+(settings).
 """
 
 from __future__ import annotations
@@ -27,17 +28,19 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 # Slack's own payloads stay far below this; anything larger is not from Slack.
 MAX_BODY_BYTES = 1024 * 1024
-# A body, or a request's headers on a fresh connection, must arrive within these.
-BODY_SECONDS = 10.0
-KEEPALIVE_SECONDS = 15.0
-# Connections held open at once per process; past this, new ones are closed at once.
-MAX_CONNECTIONS = 1024
 WARN_EVERY_SECONDS = 60.0
 log = logging.getLogger(__name__)
 
 
 def _plain(status: int, text: str) -> web.Response:
     return web.Response(status=status, text=text + "\n")
+
+
+def _closing(status: int, text: str) -> web.Response:
+    """A refusal that also ends the connection: the rest of that body is never wanted."""
+    response = _plain(status, text)
+    response.force_close()
+    return response
 
 
 class _Ignore(Exception):
@@ -131,19 +134,20 @@ def _is_ssl_check(text: str) -> bool:
     return form.get("ssl_check") == ["1"] and "command" not in form
 
 
-def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services) -> web.Application:
+def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
+                   body_seconds: float) -> web.Application:
     verifier = SignatureVerifier(signing_secret)
     watch = SignatureWatch()
 
     async def events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
-            return _plain(413, "too large")
+            return _closing(413, "too large")
         try:
-            raw = await asyncio.wait_for(request.content.read(MAX_BODY_BYTES + 1), BODY_SECONDS)
+            raw = await asyncio.wait_for(request.read(), body_seconds)
         except TimeoutError:
-            return _plain(408, "the body did not arrive in time")
-        if len(raw) > MAX_BODY_BYTES:
-            return _plain(413, "too large")
+            return _closing(408, "the body did not arrive in time")
+        except web.HTTPRequestEntityTooLarge:
+            return _closing(413, "too large")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -192,7 +196,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services) -> w
     async def close(_: web.Application) -> None:
         await services.close()
 
-    app = web.Application(client_max_size=MAX_BODY_BYTES + 1)
+    app = web.Application(client_max_size=MAX_BODY_BYTES)
     app.router.add_post(EVENTS_PATH, events)
     app.router.add_route("*", EVENTS_PATH, not_allowed)
     app.router.add_get(HEALTH_PATH, health)
@@ -207,8 +211,7 @@ class BoundedRunner(web.AppRunner):
     """An AppRunner whose server holds at most `max_connections` connections: past that a new
     one is closed at once, so stalled clients cannot pile up without end."""
 
-    def __init__(self, app: web.Application, max_connections: int = MAX_CONNECTIONS,
-                 **kwargs: Any) -> None:
+    def __init__(self, app: web.Application, max_connections: int, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._max_connections = max_connections
 
@@ -227,6 +230,11 @@ class BoundedRunner(web.AppRunner):
         return server
 
 
-def runner(app: web.Application) -> BoundedRunner:
-    return BoundedRunner(app, keepalive_timeout=KEEPALIVE_SECONDS, access_log=None,
-                         shutdown_timeout=5.0)
+def runner(app: web.Application, request_timeout: float, max_connections: int
+           ) -> BoundedRunner:
+    # aiohttp's keep-alive timer also runs from a connection's first byte, so a client that
+    # sends half a request's headers and stalls is closed after it too.
+    # lingering_time=0: a refused request's unread body is not waited for (aiohttp would wait
+    # up to 10 s for a stalled client to finish sending it).
+    return BoundedRunner(app, max_connections, keepalive_timeout=request_timeout,
+                         lingering_time=0, access_log=None, shutdown_timeout=5.0)

@@ -6,6 +6,7 @@ method fail on cue (status, body, headers, or a dropped connection).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import threading
@@ -147,10 +148,8 @@ class SlackEmulator:
                 pass
 
             def handle(self) -> None:
-                try:
+                with contextlib.suppress(OSError):  # a client that went away mid-request
                     super().handle()
-                except OSError:
-                    pass  # a client that went away mid-request
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
