@@ -28,12 +28,31 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 # Slack's own payloads stay far below this; anything larger is not from Slack.
 MAX_BODY_BYTES = 1024 * 1024
+MAX_DRAIN_BYTES = 16 * 1024 * 1024
 WARN_EVERY_SECONDS = 60.0
 log = logging.getLogger(__name__)
 
 
 def _plain(status: int, text: str) -> web.Response:
     return web.Response(status=status, text=text + "\n")
+
+
+async def _drain(request: web.Request, seconds: float) -> None:
+    """Read and drop a too-large body (up to a bound, in time), so its sender gets the 413
+    rather than a connection reset halfway through sending."""
+    left = min(request.content_length or 0, MAX_DRAIN_BYTES)
+    deadline = asyncio.get_running_loop().time() + seconds
+    while left > 0:
+        wait = deadline - asyncio.get_running_loop().time()
+        if wait <= 0:
+            return
+        try:
+            chunk = await asyncio.wait_for(request.content.readany(), wait)
+        except TimeoutError:
+            return
+        if not chunk:
+            return
+        left -= len(chunk)
 
 
 def _closing(status: int, text: str) -> web.Response:
@@ -141,6 +160,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
 
     async def events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+            await _drain(request, body_seconds)
             return _closing(413, "too large")
         try:
             raw = await asyncio.wait_for(request.read(), body_seconds)

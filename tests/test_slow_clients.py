@@ -8,7 +8,6 @@ import socket
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
