@@ -16,6 +16,8 @@ from bot.language import LANGUAGES, Language
 
 # Kept short: a question is re-read from this much of its text, enough for any real question.
 MAX_TEXT = 1000
+# Slack's limit on a button's value.
+MAX_VALUE = 2000
 
 
 @dataclass(frozen=True)
@@ -50,15 +52,24 @@ class FollowUp:
             return cls(language=answer.language, context=context)
         return cls(language=answer.language, text=question[:MAX_TEXT])
 
-    def encode(self) -> str:
+    def encode(self, limit: int = MAX_VALUE) -> str:
+        """The button value: JSON within `limit` characters, the question's text shortened
+        (never cut mid-JSON) when the whole would not fit."""
         data: dict[str, object] = {"l": self.language}
         if self.model:
             data["m"] = self.model
-        if self.text:
-            data["t"] = self.text
         if self.context:
             data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        value = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        text = self.text or ""
+        while text:
+            # Escapes (quotes, control characters) can make a character take up to six.
+            candidate = json.dumps({**data, "t": text}, ensure_ascii=False,
+                                   separators=(",", ":"))
+            if len(candidate) <= limit:
+                return candidate
+            text = text[: max(0, min(len(text) - 1, len(text) * limit // len(candidate)))]
+        return value
 
     @classmethod
     def decode(cls, value: str) -> FollowUp | None:
@@ -71,8 +82,16 @@ class FollowUp:
             return None
         model, text = data.get("m"), data.get("t")
         raw = data.get("c")
-        context = Context.from_json({"language": data["l"], **raw}) if isinstance(
-            raw, dict) else None
+        if isinstance(raw, dict):
+            context = Context.from_json({"language": data["l"], **raw})
+        elif any(k in data for k in ("s", "q", "f", "h")):
+            # The first format (buttons already in people's channels) held the narrowing alone.
+            context = Context.from_json({
+                "kind": "ambiguous", "language": data["l"], "strategies": data.get("s"),
+                "seq_lens": data.get("q"), "frameworks": data.get("f"),
+                "flavours": data.get("h")})
+        else:
+            context = None
         if not (isinstance(model, str) or isinstance(text, str) or context):
             return None
         return cls(language=data["l"], model=model[:80] if isinstance(model, str) else None,

@@ -60,7 +60,7 @@ def button(label: str, action_id: str, value: str, lim: SlackLimits,
     out: Block = {"type": "button", "action_id": action_id,
                   "text": {"type": "plain_text", "text": _clip(label, lim.max_button_text),
                            "emoji": False},
-                  "value": value[: lim.max_button_value]}
+                  "value": value}
     if primary:
         out["style"] = "primary"
     return out
@@ -111,7 +111,7 @@ def _choices(knowledge: Knowledge, answer: Answer, keys: tuple[str, ...],
     blocks: list[Block] = [{
         "type": "actions", "block_id": PICK_BLOCK,
         "elements": [button(cat[k].display, f"{PICK_ACTION}_{i}",
-                            FollowUp.pick(answer, k).encode(), lim)
+                            FollowUp.pick(answer, k).encode(lim.max_button_value), lim)
                      for i, k in enumerate(shown)]}]
     if rest:
         names = ", ".join(escape(cat[k].display) for k in rest)
@@ -220,7 +220,8 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
     if shareable and question is not None:
         blocks.append({"type": "actions", "block_id": SHARE_BLOCK, "elements": [
             button(t(lang, "blocks.share"), SHARE_ACTION,
-                   FollowUp.same(answer, question).encode(), lim, primary=True)]})
+                   FollowUp.same(answer, question).encode(lim.max_button_value), lim,
+                   primary=True)]})
     return blocks[: lim.max_message_blocks]
 
 

@@ -157,7 +157,11 @@ def dump_table(table: Table) -> str:
 def _numbered_rows(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
     for number, line in lines:
         for row in csv.reader([line]):
-            yield number, [cell.strip() for cell in row]
+            cells = [cell.strip() for cell in row]
+            while cells and not cells[-1]:
+                cells.pop()  # a spreadsheet pads rows with empty cells to its widest one
+            if cells:
+                yield number, cells
 
 
 @dataclass(frozen=True)
@@ -254,7 +258,8 @@ def parse_table(text: str, path: Path | str = "<table>", *,
             elif m := _FRAMEWORK_META.match(line):
                 declared[m.group(1)] = m.group(2)
             continue
-        data.append((number, line))
+        if line.strip(", \t"):  # a row of nothing but commas is an empty spreadsheet row
+            data.append((number, line))
     if not data:
         raise DataError(path, "no header row and no entries")
     header_line, header = next(_numbered_rows(data[:1]))
@@ -292,8 +297,11 @@ def read_text_file(path: Path) -> str:
     """A data or page file as text; a UTF-8 byte-order mark (Excel, Notepad) is dropped."""
     try:
         return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(path, f"cannot read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 (in "
+                        "Excel: 'CSV UTF-8')") from None
+    except OSError as exc:
+        raise DataError(path, f"cannot read: {exc.strerror or exc}") from None
 
 
 def load_table(path: Path, *, strategies: Collection[str] | None = None,

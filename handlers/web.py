@@ -108,9 +108,10 @@ def _check_interaction(payload: dict[str, Any]) -> None:
                 isinstance(a, dict) and isinstance(a.get("action_id"), str) for a in actions):
             log.debug("ignored block_actions without actions")
             raise _Ignore
-    elif kind in ("view_submission", "view_closed") and not isinstance(payload.get("view"),
-                                                                        dict):
-        raise ValueError(f"{kind} without a view")
+    elif kind in ("view_submission", "view_closed"):
+        view = payload.get("view")
+        if not isinstance(view, dict) or not isinstance(view.get("type"), str):
+            raise ValueError(f"{kind} without a view and its type")
 
 
 def check_shape(content_type: str, text: str) -> None:
@@ -131,21 +132,29 @@ def check_shape(content_type: str, text: str) -> None:
 
 
 class SignatureWatch:
-    """A signing secret that fails every request is a setting to fix: say so once a minute."""
+    """A signing secret that fails every request is a setting to fix: say so, once a minute.
+    Only requests that look like Slack's (both headers, a fresh timestamp) count against it, so
+    a stranger probing the URL never raises it."""
 
     def __init__(self) -> None:
-        self.last_good = time.monotonic()
+        self.last_good: float | None = None
         self.warned = -WARN_EVERY_SECONDS
 
     def good(self) -> None:
         self.last_good = time.monotonic()
 
-    def bad(self) -> None:
+    def bad(self, stamp: str) -> None:
+        try:
+            fresh = abs(time.time() - int(stamp)) < 5 * 60
+        except ValueError:
+            fresh = False
         now = time.monotonic()
-        if now - self.last_good > WARN_EVERY_SECONDS and now - self.warned > WARN_EVERY_SECONDS:
+        stale = self.last_good is None or now - self.last_good > WARN_EVERY_SECONDS
+        if fresh and stale and now - self.warned > WARN_EVERY_SECONDS:
             self.warned = now
-            log.warning("no signed request has passed for a minute: check SLACK_SIGNING_SECRET "
-                        "(Basic Information > App Credentials > Signing Secret)")
+            log.warning("a request signed like Slack's failed verification and none has passed "
+                        "lately: check SLACK_SIGNING_SECRET (Basic Information > App Credentials "
+                        "> Signing Secret)")
 
 
 def _is_ssl_check(text: str) -> bool:
@@ -185,7 +194,8 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
         except ValueError:  # a timestamp that is not a number
             signed = False
         if not signed:
-            watch.bad()
+            if len(stamps) == len(signatures) == 1:
+                watch.bad(stamps[0])
             return _plain(401, "invalid signature")
         watch.good()
         try:
@@ -195,8 +205,14 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
         except ValueError as problem:
             log.warning("rejected a signed request: %s", problem)
             return _plain(400, str(problem))
-        response = await bolt.async_dispatch(AsyncBoltRequest(
-            body=text, query=request.query_string, headers=dict(request.headers)))
+        try:
+            response = await bolt.async_dispatch(AsyncBoltRequest(
+                body=text, query=request.query_string, headers=dict(request.headers)))
+        except Exception as exc:  # a shape Bolt itself cannot read: refused, the bot goes on
+            log.warning("rejected a signed request Bolt could not read: %s: %.100s",
+                        type(exc).__name__, exc)
+            log.debug("the failure in full", exc_info=exc)
+            return _plain(400, "malformed request")
         if response.status == 404:
             # Bolt found no listener: acknowledged quietly, as Slack would show a 404 as an error.
             log.debug("no listener for this request; acknowledged")

@@ -107,3 +107,25 @@ def test_chinese_question_gets_chinese_blocks(engine: Engine) -> None:
     blocks = json.dumps(message(engine.knowledge, engine.ask("千问2.5-72B 全参"))["blocks"],
                         ensure_ascii=False)
     assert "全参 · 序列长度 4096" in blocks and "卡" in blocks
+
+
+@pytest.mark.parametrize("question", [
+    "what is " + '"\\\u0001' * 900 + " qwen", "list " + "千问" * 1500, "help " + "x" * 5000])
+def test_button_values_stay_whole_json_within_slacks_limit(engine: Engine, question: str) -> None:
+    answer = engine.ask(question)
+    blocks = message(engine.knowledge, answer, question=question, shareable=True)["blocks"]
+    values = [e["value"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
+    assert values
+    for value in values:
+        assert len(value) <= 2000
+        follow = FollowUp.decode(value)
+        assert follow is not None and follow.language == answer.language
+        if follow.text is not None:
+            assert question.startswith(follow.text)
+
+
+def test_buttons_written_by_the_first_release_still_work(engine: Engine) -> None:
+    old = FollowUp.decode('{"l":"en","m":"qwen2.5-72b","s":["lora"],"q":[8192]}')
+    assert old is not None
+    answer = engine.follow(old)
+    assert [e.key for e in answer.rows] == [("qwen2.5-72b", "lora", 8192)]

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.blockkit import assert_valid_message
-from tests.bot_process import SIGNING_SECRET, Bot
+from tests.bot_process import SIGNING_SECRET, Bot, running_bot
 from tests.conftest import assert_no_secrets
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
@@ -55,6 +55,31 @@ BAD_BODIES = [
     pytest.param(urlencode({"payload": json.dumps({"type": "block_actions", "actions": [
         {"action_id": "pick_model_0", "value": "{}"}]})}).encode(), FORM, {200},
         id="action-missing-fields"),
+    pytest.param(b'{"type":"event_callback","event":' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+                 JSON, {400}, id="100k-deep-json"),
+    pytest.param(urlencode({"payload": "[" * 100_000 + "]" * 100_000}).encode(), FORM, {400},
+                 id="100k-deep-payload"),
+    pytest.param(json.dumps(event_callback({"type": "app_mention"}) | {"event": 5}).encode(),
+                 JSON, {400}, id="event-not-an-object"),
+    pytest.param(json.dumps(event_callback({"text": "qwen"})).encode(), JSON, {400},
+                 id="event-without-type"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "block_actions", "actions": []})}
+                           ).encode(), FORM, {200}, id="actions-empty"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "block_actions", "actions": "x"})}
+                           ).encode(), FORM, {200}, id="actions-not-a-list"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "view_submission"})}).encode(), FORM,
+                 {400}, id="view-submission-without-view"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "view_submission", "view": {
+        "id": "V1", "type": "modal", "callback_id": "someone_elses"}})}).encode(), FORM, {200},
+        id="view-submission-not-ours"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "view_submission", "view": {
+        "id": "V1", "callback_id": "x"}})}).encode(), FORM, {400},
+        id="view-submission-view-without-type"),
+    pytest.param(urlencode({"payload": json.dumps({"type": "shortcut", "callback_id": "x"})}
+                           ).encode(), FORM, {200}, id="shortcut-not-ours"),
+    pytest.param(json.dumps({"token": "t", "type": "app_rate_limited", "team_id": "T0001",
+                             "minute_rate_limited": 1518467820, "api_app_id": "A0001"}).encode(),
+                 JSON, {200}, id="app-rate-limited"),
 ]
 
 
@@ -69,6 +94,28 @@ def test_broken_bodies_get_4xx_or_a_quiet_200(slack: SlackSender, emulator: Slac
     time.sleep(0.3)
     assert emulator.replies() == []
     assert "Traceback" not in bot.log_text()[before:]
+
+
+def test_app_rate_limited_is_logged_once_as_a_warning(slack: SlackSender, bot: Bot) -> None:
+    before = len(bot.log_text())
+    body = json.dumps({"token": "t", "type": "app_rate_limited", "team_id": "T0001",
+                       "minute_rate_limited": 1518467820, "api_app_id": "A0001"})
+    assert slack.post(body, JSON).status == 200
+    time.sleep(0.2)
+    assert "WARNING handlers.web: Slack is holding back" in bot.log_text()[before:]
+
+
+def test_a_wrong_signing_secret_is_pointed_at_once_a_minute(
+        emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> None:
+    with running_bot(emulator, tmp_path_factory.mktemp("wrong-secret"),
+                     extra_env={"SLACK_SIGNING_SECRET": "not-what-slack-signs-with"}) as other:
+        sender = SlackSender(other.base_url, SIGNING_SECRET)
+        for _ in range(5):
+            assert sender.event(mention("qwen2.5-7b")).status == 401
+        time.sleep(0.2)
+        log = other.log_text()
+    assert log.count("check SLACK_SIGNING_SECRET") == 1
+    assert "not-what-slack-signs-with" not in log and SIGNING_SECRET not in log
 
 
 def _raw_post(bot: Bot, headers: list[tuple[str, str]], body: bytes) -> int:

@@ -36,6 +36,41 @@ def test_bad_settings_name_the_variable(env: dict[str, str], names: str) -> None
     assert "secretvalue" not in message and "shh-secret" not in message
 
 
+def test_whitespace_pasted_around_values_is_dropped() -> None:
+    s = load_settings({**GOOD, "SLACK_SIGNING_SECRET": "shh-secret \n", "PORT": " 3001 "},
+                      env_file=None)
+    assert s.slack_signing_secret is not None
+    assert s.slack_signing_secret.get_secret_value() == "shh-secret" and s.port == 3001
+
+
+@pytest.mark.parametrize("name", ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"])
+def test_a_token_with_a_pasted_quote_is_refused_clearly(name: str) -> None:
+    value = ("xoxb-1-secret\u2019value" if name == "SLACK_BOT_TOKEN" else "shh\u2019secret")
+    with pytest.raises(SettingsError) as caught:
+        load_settings({**GOOD, name: value}, env_file=None)
+    assert name in str(caught.value) and "pasted" in str(caught.value)
+    assert value not in str(caught.value)
+
+
+def test_an_env_file_that_is_not_utf8_is_refused_clearly(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_bytes("SLACK_BOT_TOKEN=xoxb-1-sécret\n".encode("latin-1"))
+    with pytest.raises(SettingsError, match=r"\.env is not UTF-8"):
+        load_settings({}, env_file=str(env))
+
+
+@pytest.mark.parametrize("url", ["http://localhost:6379", "localhost:6379"])
+def test_a_redis_url_must_be_one(url: str) -> None:
+    with pytest.raises(SettingsError, match="REDIS_URL"):
+        load_settings({**GOOD, "REDIS_URL": url}, env_file=None)
+
+
+def test_a_redis_password_is_scrubbed_like_a_token() -> None:
+    s = load_settings({**GOOD, "REDIS_URL": "redis://:hunter2pw@cache:6379/0"}, env_file=None)
+    assert "hunter2pw" in s.secrets()
+    assert "hunter2pw" not in RedactSecrets(s.secrets()).scrub("lost redis://:hunter2pw@cache")
+
+
 def test_socket_mode_needs_no_signing_secret() -> None:
     s = load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}, env_file=None)
     assert s.socket_mode

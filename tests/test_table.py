@@ -109,3 +109,22 @@ def test_catalogue_with_bad_size_names_the_model(data_copy: Path) -> None:
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match="gemma3-27b"):
         load_knowledge(data_copy)
+
+
+def test_a_table_saved_from_excel_still_loads(data_copy: Path) -> None:
+    """A byte-order mark, CRLF line ends, rows padded with empty cells, an empty row."""
+    path = data_copy / "table.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    padded = [line if line.startswith("#") else line + ",,," for line in lines]
+    path.write_bytes(("\ufeff" + "\r\n".join(padded[:9] + [",,,,,,,"] + padded[9:]) + "\r\n"
+                      ).encode("utf-8"))
+    assert load_table(path).entries == load_table(TABLE).entries
+    load_knowledge(data_copy)
+
+
+def test_a_table_that_is_not_utf8_says_so(data_copy: Path) -> None:
+    path = data_copy / "table.csv"
+    path.write_bytes(path.read_text(encoding="utf-8").replace("title:", "títle:").encode(
+        "latin-1", errors="replace"))
+    with pytest.raises(DataError, match="is not UTF-8 text"):
+        load_knowledge(data_copy)

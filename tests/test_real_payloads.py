@@ -1,0 +1,101 @@
+"""Slack's own request bodies (../shared/real-payloads: Slack's docs and bolt-python's tests),
+replayed at the bot over HTTP, signed as Slack signs them: each gets the answer it should, and
+what the bot does not handle gets a quiet 200, never an error."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot_process import Bot
+from tests.conftest import SHARED
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender
+
+PAYLOADS = SHARED / "real-payloads"
+pytestmark = pytest.mark.skipif(not PAYLOADS.exists(), reason="../shared is not beside the repo")
+
+# What each file must lead to: the Web API method (or "response") that answers it, or nothing.
+ANSWERED = {
+    "docs_app_mention.json": "chat.postMessage",
+    "ev_app_mention_enterprise.json": "chat.postMessage",
+    "ev_app_mention_org_install.json": "chat.postMessage",
+    "ev_app_mention_shared_channel.json": "chat.postMessage",
+    "ev_app_mention_with_blocks.json": "chat.postMessage",
+    "docs_message_im.json": "chat.postMessage",
+    "ev_dm_thread_reply.json": "chat.postMessage",
+    "ev_dm_file_share_with_question.json": "chat.postMessage",
+    "ev_dm_thread_broadcast.json": "chat.postMessage",
+    "docs_app_home_opened.json": "views.publish",
+    "slash_command_enterprise.form": "chat.postEphemeral",
+    "slash_command_empty_text.form": "chat.postEphemeral",
+    "docs_slash_command_legacy.form": "chat.postEphemeral",
+    "ia_block_actions_pick_model.payload.json": "chat.update",
+    "ia_block_actions_share_from_ephemeral.payload.json": "chat.postMessage",
+}
+SILENT = sorted(p.name for p in PAYLOADS.glob("*.*")
+                if p.is_file() and p.name not in ANSWERED and p.suffix in (".json", ".form")
+                and p.name not in ("ssl_check.form", "ev_url_verification.json"))
+_serial = iter(range(1, 10**6))
+
+
+def _body(path: Path, response_url: str) -> tuple[bytes, str]:
+    text = path.read_text(encoding="utf-8").replace("{{RESPONSE_URL}}", response_url)
+    if path.name.endswith(".payload.json"):
+        return urllib.parse.urlencode({"payload": text}).encode(), \
+            "application/x-www-form-urlencoded"
+    if path.suffix == ".form":
+        return text.strip().encode(), "application/x-www-form-urlencoded"
+    data: dict[str, Any] = json.loads(text)
+    if "event_id" in data:  # Bolt's fixtures share ids; Slack never sends one twice
+        data["event_id"] = f"{data['event_id']}-{next(_serial)}"
+    return json.dumps(data).encode(), "application/json"
+
+
+def _replay(slack: SlackSender, emulator: SlackEmulator, name: str) -> tuple[int, str]:
+    body, content_type = _body(PAYLOADS / name, emulator.response_url(name))
+    reply = slack.post(body, content_type)
+    return reply.status, reply.body
+
+
+@pytest.mark.parametrize(("name", "method"), sorted(ANSWERED.items()))
+def test_answered(slack: SlackSender, emulator: SlackEmulator, bot: Bot, name: str,
+                  method: str) -> None:
+    before = len(bot.log_text())
+    status, _ = _replay(slack, emulator, name)
+    assert status == 200
+    (call,) = emulator.wait_for(method)
+    text = json.dumps(call.params, ensure_ascii=False)
+    if name == "slash_command_empty_text.form":
+        assert "How to use /mincards" in text
+    elif method != "views.publish":
+        assert "Qwen2.5-72B" in text or "qwen" in text.lower()
+    assert "Traceback" not in bot.log_text()[before:]
+
+
+@pytest.mark.parametrize("name", SILENT)
+def test_silent_with_a_quiet_200(slack: SlackSender, emulator: SlackEmulator, bot: Bot,
+                                 name: str) -> None:
+    before = len(bot.log_text())
+    status, _ = _replay(slack, emulator, name)
+    assert status == 200
+    time.sleep(0.3)
+    assert emulator.replies() == []
+    log = bot.log_text()[before:]
+    assert "Traceback" not in log and "ERROR" not in log
+
+
+def test_url_verification_and_unsigned_ssl_check(slack: SlackSender, emulator: SlackEmulator
+                                                 ) -> None:
+    status, body = _replay(slack, emulator, "ev_url_verification.json")
+    challenge = json.loads((PAYLOADS / "ev_url_verification.json").read_text())["challenge"]
+    assert status == 200 and challenge in body
+    # Slack sends ssl_check unsigned.
+    reply = slack.post((PAYLOADS / "ssl_check.form").read_bytes().strip(),
+                       "application/x-www-form-urlencoded", sign=False)
+    assert reply.status == 200
