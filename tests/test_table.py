@@ -116,7 +116,7 @@ def test_a_table_saved_from_excel_still_loads(data_copy: Path) -> None:
     path = data_copy / "table.csv"
     lines = path.read_text(encoding="utf-8").splitlines()
     padded = [line if line.startswith("#") else line + ",,," for line in lines]
-    path.write_bytes(("\ufeff" + "\r\n".join(padded[:9] + [",,,,,,,"] + padded[9:]) + "\r\n"
+    path.write_bytes(("\ufeff" + "\r\n".join([*padded[:9], ",,,,,,,", *padded[9:]]) + "\r\n"
                       ).encode("utf-8"))
     assert load_table(path).entries == load_table(TABLE).entries
     load_knowledge(data_copy)
