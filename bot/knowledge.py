@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import site
 import sysconfig
@@ -22,7 +23,18 @@ from bot.vocabulary import Vocabulary, load_vocabulary
 DATA_ENV = "MINCARDS_DATA"
 MEMO_SIZE = 512
 T = TypeVar("T")
-PACKAGE_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _package_data() -> Path:
+    """The data the package ships: installed as `mincards_data` (a wheel, pipx and an editable
+    install all map it), else the data/ folder beside bot/ in a plain checkout."""
+    spec = importlib.util.find_spec("mincards_data")
+    if spec is not None and spec.origin:
+        return Path(spec.origin).resolve().parent
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+PACKAGE_DATA = _package_data()
 
 
 def default_data_dir() -> Path:
