@@ -13,6 +13,7 @@ bot's memory (all its processes) at start and end.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -30,6 +31,7 @@ from urllib.parse import urlencode, urlparse
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.bot_process import SIGNING_SECRET, Bot, running_bot
+from tests.redis_process import running_redis
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
 
@@ -97,10 +99,23 @@ class Client:
                 conn.close()
             self.connections.clear()
 
-    def post(self, body: bytes, content_type: str) -> int:
+    def post(self, body: bytes, content_type: str, retry: int = 0) -> int:
         ts = str(int(time.time()))
         headers = {"Content-Type": content_type, "X-Slack-Request-Timestamp": ts,
                    "X-Slack-Signature": self.sender.sign(ts, body)}
+        if retry:
+            # Slack's redelivery: same event, a new connection (so any worker may take it).
+            headers |= {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"}
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+            try:
+                conn.request("POST", "/slack/events", body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                return response.status
+            except (OSError, http.client.HTTPException):
+                return 0
+            finally:
+                conn.close()
         for attempt in (1, 2):
             conn = getattr(self.local, "conn", None)
             if conn is None:
@@ -134,7 +149,9 @@ def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
 
 
 def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
-             drain_seconds: float = 15.0) -> dict[str, Any]:
+             drain_seconds: float = 15.0, retries: bool = False) -> dict[str, Any]:
+    """`retries`: every mention is delivered a second time, as Slack redelivers, on a new
+    connection; it must still be answered exactly once."""
     emulator.reset()
     client = Client(bot.base_url, SlackSender(bot.base_url, SIGNING_SECRET))
     total = int(rate * seconds)
@@ -146,6 +163,11 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
         item.started = time.monotonic()
         item.status = client.post(body, content_type)
         item.acked = time.monotonic()
+
+    redelivered: list[int] = []
+
+    def redeliver(body: bytes, content_type: str) -> None:
+        redelivered.append(client.post(body, content_type, retry=1))
 
     bot_cpu_start, own_cpu_start = cpu_seconds(bot.process.pid), time.process_time()
     start = time.monotonic()
@@ -159,6 +181,8 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
             item = Sent(channel, at)
             sent.append(item)
             pool.submit(send, item, body, content_type)
+            if retries and content_type == "application/json":
+                pool.submit(redeliver, body, content_type)
             if i % max(1, int(rate)) == 0:
                 memory_peak = max(memory_peak, rss_mb(bot.process.pid))
     send_seconds = time.monotonic() - start
@@ -187,6 +211,7 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
 
     result = {
         "rate_per_s": rate, "seconds": seconds, "sent": len(sent), "acknowledged": len(acked),
+        "redelivered": len(redelivered), "redeliveries_acknowledged": redelivered.count(200),
         "answered_once": sum(1 for s in sent if replies.get(s.channel) == 1),
         "lost": sum(1 for s in sent if replies.get(s.channel, 0) == 0),
         "doubled": sum(1 for s in sent if replies.get(s.channel, 0) > 1),
@@ -216,17 +241,28 @@ def main() -> None:
                         help="the emulator waits this long on every Web API call and "
                         "response URL post (real Slack: 0.1-1 s)")
     parser.add_argument("--workers", type=int, default=1, help="WEB_CONCURRENCY for the bot")
+    parser.add_argument("--redis", action="store_true",
+                        help="start a redis-server and give the bot REDIS_URL (shared state)")
+    parser.add_argument("--retries", action="store_true",
+                        help="deliver every mention twice, as Slack's retries do")
     args = parser.parse_args()
-    with SlackEmulator(latency=args.slack_latency) as emulator, running_bot(
-            emulator, Path(tempfile.mkdtemp(prefix="mincards-load-")),
-            extra_env={"LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": str(args.workers)}) as bot:
-        run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's threads and caches
+    workdir = Path(tempfile.mkdtemp(prefix="mincards-load-"))
+    with contextlib.ExitStack() as stack:
+        env = {"LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": str(args.workers)}
+        if args.redis:
+            env["REDIS_URL"] = stack.enter_context(running_redis(workdir))
+        emulator = stack.enter_context(SlackEmulator(latency=args.slack_latency))
+        bot = stack.enter_context(running_bot(emulator, workdir, extra_env=env))
+        run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's connections and caches
+        conditions = {"slack_latency_s": args.slack_latency, "workers": args.workers,
+                      "redis": args.redis, "retries": args.retries}
         if not args.find_limit:
-            print(json.dumps(run_load(bot, emulator, args.rate, args.seconds), indent=2))
+            result = run_load(bot, emulator, args.rate, args.seconds, retries=args.retries)
+            print(json.dumps(conditions | result, indent=2))
             return
-        for rate in (100, 200, 300, 400, 450, 500, 550, 600, 800):
-            result = run_load(bot, emulator, rate, 10)
-            print(json.dumps(result), flush=True)
+        for rate in (100, 200, 300, 400, 500, 600, 700, 800, 1000):
+            result = run_load(bot, emulator, rate, 10, retries=args.retries)
+            print(json.dumps(conditions | result), flush=True)
             if not result["holds"]:
                 break
 
