@@ -221,7 +221,7 @@ class SlackEmulator:
                 data = json.loads(raw)
                 if "envelope_id" in data:
                     with self.lock:
-                        self.ws_acks[data["envelope_id"]] = data
+                        self.ws_acks[data["envelope_id"]] = {**data, "_at": time.monotonic()}
         except Exception:  # the client went away: that is what reconnect tests do
             pass
         finally:
@@ -250,13 +250,23 @@ class SlackEmulator:
 
     def send_socket_event(self, payload: dict[str, Any], timeout: float = 10.0) -> str:
         """Deliver an events_api envelope and wait for the bot's ack; returns the envelope id."""
-        envelope_id = str(uuid.uuid4())
-        conn = self.wait_for_socket()
-        conn.send(json.dumps({"envelope_id": envelope_id, "type": "events_api",
-                              "accepts_response_payload": False, "retry_attempt": 0,
-                              "retry_reason": "", "payload": payload}))
+        envelope_id = self.send_envelope("events_api", payload)
         wait_until(lambda: self.ws_acks.get(envelope_id), timeout, "no ack for the envelope")
         return envelope_id
+
+    def send_envelope(self, kind: str, payload: dict[str, Any]) -> str:
+        """Deliver an envelope (events_api, slash_commands, interactive) without waiting."""
+        envelope_id = str(uuid.uuid4())
+        conn = self.wait_for_socket()
+        conn.send(json.dumps({"envelope_id": envelope_id, "type": kind,
+                              "accepts_response_payload": kind != "events_api",
+                              "retry_attempt": 0, "retry_reason": "", "payload": payload}))
+        return envelope_id
+
+    def acked_at(self, envelope_id: str) -> float | None:
+        with self.lock:
+            ack = self.ws_acks.get(envelope_id)
+        return ack.get("_at") if ack else None
 
 
 def wait_until(probe: Callable[[], Any], timeout: float, what: str) -> Any:

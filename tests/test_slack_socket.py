@@ -70,3 +70,26 @@ def test_redelivered_event_over_the_socket_is_answered_once(bot: Bot,
     emulator.wait_for("chat.postMessage")
     time.sleep(0.5)
     assert len(emulator.of("chat.postMessage")) == 1
+
+
+def test_slash_commands_on_a_slow_slack_are_all_acknowledged_in_time(
+        emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Replies waiting on Slack (here 1 s a call) never hold up the next acknowledgement."""
+    with running_bot(emulator, tmp_path_factory.mktemp("slow"), socket_mode=True):
+        emulator.latency = 1.0
+        try:
+            sent = {}
+            for i in range(30):
+                command = {"command": "/mincards", "text": "qwen2.5-72b lora 8k",
+                           "channel_id": f"CSLOW{i}", "user_id": "U0001", "team_id": "T0001",
+                           "response_url": emulator.response_url(), "trigger_id": "1.2.3",
+                           "api_app_id": "A0001", "token": "legacy"}
+                sent[emulator.send_envelope("slash_commands", command)] = time.monotonic()
+            acked = wait_until(lambda: all(emulator.acked_at(e) for e in sent) and sent, 10,
+                               "not every command was acknowledged")
+            assert acked
+            assert max(emulator.acked_at(e) - at for e, at in sent.items()) < 3  # Slack's limit
+            calls = emulator.wait_for("chat.postEphemeral", count=30, timeout=15)
+            assert {c.params["channel"] for c in calls} == {f"CSLOW{i}" for i in range(30)}
+        finally:
+            emulator.latency = 0.0
