@@ -37,7 +37,7 @@ bench: setup
 	$(BIN)/python bench/questions.py
 
 load: setup
-	$(BIN)/python bench/load.py --rate 100 --seconds 60
+	$(BIN)/python bench/load.py --rate 300 --seconds 30 --slack-latency 0.3
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
