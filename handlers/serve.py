@@ -55,6 +55,12 @@ def _http(settings: Settings, engine: Engine) -> int:
 
     log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz), %d worker(s)",
              settings.host, settings.port, settings.web_concurrency)
+    if settings.web_concurrency > 1 and not settings.redis:
+        # Heroku's buildpack sets WEB_CONCURRENCY by itself: say what that costs.
+        log.warning("WEB_CONCURRENCY=%d without REDIS_URL: each worker remembers only its own "
+                    "events and conversations, so a retry landing on another worker may be "
+                    "answered twice and a follow-up may start afresh (set REDIS_URL)",
+                    settings.web_concurrency)
     Server().run()
     return 0
 
