@@ -5,6 +5,7 @@ Version, size and variant must be equal: a mention that differs in any of them f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,6 +14,7 @@ from rapidfuzz import fuzz
 
 from bot.catalogue import Catalogue, ModelInfo
 from bot.names import Mention
+from bot.sizes import size_value
 from bot.vocabulary import Vocabulary
 
 # A family outside the table is offered a table family's models only when the names look alike.
@@ -115,11 +117,18 @@ class Matcher:
             families = {i.family for i in self._present}
         pool = [i for i in self._present if i.family in families]
 
-        # A variant the person named first, then the same size, the same version, the spelling.
-        def closeness(info: ModelInfo) -> tuple[bool, bool, bool, float]:
-            return (bool(mention.variants) and mention.variants == set(info.variants),
-                    mention.size is not None and mention.size == info.size,
+        asked_size = size_value(mention.size)
+
+        # Nearest first: a variant the person named, the same version, the nearest size (by
+        # ratio: 3B is nearer 7B than 0.5B), no variant they did not name, then the spelling.
+        def closeness(info: ModelInfo) -> tuple[bool, bool, float, bool, float]:
+            size = size_value(info.size)
+            distance = abs(math.log(size / asked_size)) if size and asked_size else 0.0
+            variants = set(info.variants) - self._optional_variants
+            return (bool(mention.variants) and mention.variants == variants,
                     bool(mention.versions & set(info.versions)),
+                    -distance,
+                    mention.variants == variants,
                     fuzz.WRatio(mention.spelled(), self._spellings[info.key]))
 
         return tuple(i.key for i in sorted(pool, key=closeness, reverse=True)[:limit])

@@ -154,7 +154,9 @@ def test_not_found_suggests_the_nearest_table_models(engine: Engine) -> None:
 
 @pytest.mark.parametrize(("text", "first"), [
     ("qwen 2b", "qwen2vl-2b"),  # the only 2B in the table is the VL one
-    ("qwen2-vl-32b", "qwen2vl-2b"),  # a VL model asked for: VL models first
+    ("qwen2-vl-32b", "qwen2vl-72b"),  # a VL model asked for: VL models, the nearest size
+    ("qwen2.5-3b", "qwen2.5-7b"),  # same version, nearest size by ratio (not 0.5B)
+    ("qwen3-3b", "qwen3-4b"),
     ("Mistral-7B-Instruct-v0.2", "mixtral-8x7b"),  # a look-alike family
     ("internlm2.5-7b", "internvl2.5-8b"),
 ])
