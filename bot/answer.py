@@ -36,6 +36,8 @@ class Answer:
     notes: tuple[Note, ...] = ()
     # What the person named, as parsed (only [a-z0-9._-]), to say back what was read.
     asked: str = ""
+    # The same name written as the table writes names (Qwen2.5-3B), to show the person.
+    asked_display: str = ""
     # The question's own narrowing, kept so a follow-up (a button) can ask again with it.
     strategies: tuple[str, ...] = ()
     seq_lens: tuple[int, ...] = ()

@@ -9,22 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from bot.names import Mention, NameReader
+from bot.names import NameReader, display_name
 from bot.question import QuestionReader
 from bot.vocabulary import Vocabulary
-
-
-def _display(vocabulary: Vocabulary, mention: Mention) -> str:
-    family = vocabulary.families[str(mention.family)]
-    name = family.display
-    if mention.versions:
-        name += family.version_sep + "/".join(sorted(mention.versions)).upper()
-    shown = [vocabulary.variants.display.get(v, v.upper()) for v in sorted(mention.variants)
-             if v not in vocabulary.variants.optional]
-    parts = [name, *shown, str(mention.size).upper()]
-    if mention.active:
-        parts.append(f"A{mention.active.upper()}")
-    return "-".join(parts)
 
 
 def stub(vocabulary: Vocabulary, questions: QuestionReader, key: str) -> str | None:
@@ -37,7 +24,7 @@ def stub(vocabulary: Vocabulary, questions: QuestionReader, key: str) -> str | N
         return None
     lines = [f"[models.{json.dumps(key)}]",
              "# Written by `mincards import-table` from the table's name: check it, add aliases.",
-             f"display = {json.dumps(_display(vocabulary, mention))}",
+             f"display = {json.dumps(display_name(vocabulary, mention))}",
              f"family = {json.dumps(mention.family)}",
              f"versions = {json.dumps(sorted(mention.versions))}"]
     variants = sorted(mention.variants)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.answer import Answer
+from bot.asked import Budget
 from bot.conversation import Context, continue_question, replay
 from bot.followup import FollowUp
 from bot.knowledge import Knowledge, knowledge
+from bot.language import Language
 from bot.matching import Matcher
 from bot.names import NameReader
-from bot.question import QuestionReader
+from bot.question import Question, QuestionReader
 from bot.resolve import Resolver
 
 
@@ -35,7 +37,13 @@ class Engine:
 
     def follow(self, follow: FollowUp) -> Answer:
         """Answer a button: the context it holds, with the model it picks."""
+        if follow.show == "list":
+            return self.resolver.resolve(Question(text="", language=follow.language,
+                                                  wants_list=True))
         if follow.context is None:
+            if follow.model in self.knowledge.table.models():
+                # A model picked from a menu: answered in the menu's language.
+                return self.form(follow.language, follow.model or "")
             return self.ask(follow.text or follow.model or "")
         known = self.knowledge
         context = follow.context
@@ -48,3 +56,17 @@ class Engine:
             flavours=tuple(f for f in context.flavours if f in known.hardware.flavours))
         pick = follow.model if follow.model in known.catalogue.models else None
         return self.resolver.resolve(replay(context, self.matcher, pick))
+
+    def read_budget(self, text: str) -> Budget | None:
+        """A budget typed on its own ("8 cards", "2台"), as a question would read it."""
+        return self.questions.read(text).budget
+
+    def form(self, language: Language, model: str, strategies: tuple[str, ...] = (),
+             seq_lens: tuple[int, ...] = (), budget: Budget | None = None) -> Answer:
+        """A question asked by its parts (the modal): a model key and optional narrowing."""
+        if model not in self.knowledge.table.models():
+            return self.ask(model)
+        return self.follow(FollowUp(language=language, context=Context(
+            kind="lookup", language=language, models=(model,), strategies=strategies,
+            seq_lens=seq_lens, budget=budget)))
+

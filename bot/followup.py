@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.answer import Answer
 from bot.conversation import Context, context_after, context_of
@@ -26,6 +27,8 @@ class FollowUp:
     model: str | None = None  # the model a choice button picks
     text: str | None = None
     context: Context | None = None
+    page: int = 0  # where a long answer (what fits a budget) goes on from
+    show: Literal["list"] | None = None  # an answer that needs no question: the model list
 
     @property
     def strategies(self) -> tuple[str, ...]:
@@ -60,6 +63,10 @@ class FollowUp:
             data["m"] = self.model
         if self.context:
             data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"}
+        if self.page:
+            data["p"] = self.page
+        if self.show:
+            data["w"] = self.show
         value = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         text = self.text or ""
         while text:
@@ -92,7 +99,10 @@ class FollowUp:
                 "flavours": data.get("h")})
         else:
             context = None
-        if not (isinstance(model, str) or isinstance(text, str) or context):
+        page = data.get("p")
+        show: Literal["list"] | None = "list" if data.get("w") == "list" else None
+        if not (isinstance(model, str) or isinstance(text, str) or context or show):
             return None
         return cls(language=data["l"], model=model[:80] if isinstance(model, str) else None,
-                   text=text[:MAX_TEXT] if isinstance(text, str) else None, context=context)
+                   text=text[:MAX_TEXT] if isinstance(text, str) else None, context=context,
+                   page=page if isinstance(page, int) and 0 < page < 10_000 else 0, show=show)

@@ -62,6 +62,23 @@ class Mention:
                    size=info.size, active=info.active, words=words or [info.key.lower()])
 
 
+def display_name(vocabulary: Vocabulary, mention: Mention) -> str:
+    """A mention written as the table writes names (qwen 2.5 3b -> Qwen2.5-3B); a name of a
+    family the vocabulary does not know stays as it was read."""
+    if not mention.family or mention.family not in vocabulary.families:
+        return mention.spelled()
+    family = vocabulary.families[mention.family]
+    name = family.display
+    if mention.versions:
+        name += family.version_sep + "/".join(sorted(mention.versions)).upper()
+    shown = [vocabulary.variants.display.get(v, v.upper()) for v in sorted(mention.variants)
+             if v not in vocabulary.variants.optional]
+    parts = [name, *shown, *([str(mention.size).upper()] if mention.size else [])]
+    if mention.active:
+        parts.append(f"A{mention.active.upper()}")
+    return "-".join(parts)
+
+
 class NameReader:
     """Reads model mentions from normalised question text."""
 

@@ -1,105 +1,86 @@
-"""Answers as Slack Block Kit: pure functions from an Answer to blocks, tested as data."""
+"""Answers as Slack messages: pure functions from an Answer to blocks and text, tested as data.
+
+Every reply opens with the sentence that answers (bot/lead.py), which is also the message's
+`text`: what a notification or a screen reader says. Warnings that change a plan follow in a
+section of their own. Several entries are one table block; Slack takes one table a message and
+shows it at the bottom, so it is always the last block, captioned by the footer just above it.
+Every answer that is not one offers what to do next: a button or a menu that answers in place.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from bot.answer import Answer
+from bot.blocks import (
+    Block,
+    actions,
+    button,
+    context,
+    feedback,
+    option,
+    section,
+    static_select,
+)
+from bot.conversation import context_of
+from bot.examples import examples
+from bot.feedback import Feedback
 from bot.followup import FollowUp
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
-from bot.render_budget import (
-    budget_text,
-    capacity_head,
-    capacity_lines,
-    compare_lines,
-    compare_title,
-    room_text,
-    verdict_lines,
+from bot.lead import MRKDWN, entry_label, lead
+from bot.render_budget import verdict_lines
+from bot.render_notes import split_notes
+from bot.render_table import (
+    Layout,
+    entry_fields,
+    entry_lines,
+    entry_rows,
+    layout,
+    table_block,
+    unsupported_line,
 )
-from bot.render_text import asked_columns, help_text, note_text, render_text
-from bot.render_words import count_text, entry_heading, flavour_units, framework_list
+from bot.render_text import help_text
 from bot.slack_limits import SlackLimits, limits
 from bot.slack_text import code, escape
-from bot.table import NOT_SUPPORTED, Entry
+from bot.table import Entry
 
-Block = dict[str, Any]
-PICK_ACTION = "pick_model"  # action_id prefix; one button per candidate: pick_model_0, ...
+PICK_ACTION = "pick_model"  # a choice button: pick_model_0, pick_model_1, ...
+FOLLOW_ACTION = "follow"  # any other button that asks again: follow_0, follow_1, ...
+CHOOSE_ACTION = "choose_model"  # the model menu
 SHARE_ACTION = "share_answer"
+FEEDBACK_ACTION = "answer_feedback"
 PICK_BLOCK = "mincards_pick"
 SHARE_BLOCK = "mincards_share"
+NEXT_BLOCK = "mincards_next"
+USER_ID = re.compile(r"[UW][A-Z0-9]{2,30}")  # only a real user id is ever written as <@...>
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _bullets(lines: list[str] | tuple[str, ...]) -> str:
+    return "\n".join(f"• {escape(line)}" for line in lines)
 
 
-def _mrkdwn(text: str) -> Block:
-    return {"type": "mrkdwn", "text": text}
+def _warnings(knowledge: Knowledge, answer: Answer, lim: SlackLimits,
+              skip: frozenset[str] = frozenset()) -> tuple[list[Block], list[str], bool]:
+    """(the warnings section, the informative remarks, whether the footer says 'reference')."""
+    notes = split_notes(knowledge, answer, skip)
+    blocks = []
+    if notes.warnings:
+        blocks.append(section(f"*{escape(t(answer.language, 'warn.title'))}*\n"
+                              + _bullets(notes.warnings), lim))
+    return blocks, [escape(i) for i in notes.info], notes.reference
 
 
-def section(text: str, lim: SlackLimits) -> Block:
-    return {"type": "section", "text": _mrkdwn(_clip(text, lim.max_section_text))}
-
-
-def context(texts: list[str], lim: SlackLimits) -> Block:
-    texts = texts[: lim.max_context_elements]
-    return {"type": "context",
-            "elements": [_mrkdwn(_clip(x, lim.max_context_text)) for x in texts]}
-
-
-def header(text: str, lim: SlackLimits) -> Block:
-    return {"type": "header",
-            "text": {"type": "plain_text", "text": _clip(text, lim.max_header_text),
-                     "emoji": False}}
-
-
-def button(label: str, action_id: str, value: str, lim: SlackLimits,
-           primary: bool = False) -> Block:
-    out: Block = {"type": "button", "action_id": action_id,
-                  "text": {"type": "plain_text", "text": _clip(label, lim.max_button_text),
-                           "emoji": False},
-                  "value": value}
-    if primary:
-        out["style"] = "primary"
-    return out
-
-
-def _entry_blocks(knowledge: Knowledge, answer: Answer, entry: Entry,
-                  lim: SlackLimits) -> list[Block]:
-    """One section per entry, a field per framework and flavour (one for a framework that does
-    not support it); more sections when a wide table has more fields than one section holds."""
-    hw = knowledge.hardware
+def _footer(knowledge: Knowledge, answer: Answer, lim: SlackLimits, extra: list[str],
+            key: str | None = None) -> Block:
     lang = answer.language
-    asked = set(asked_columns(knowledge, answer))
-    fields = []
-    for fw in knowledge.table.framework_ids:
-        name = knowledge.framework_names[fw]
-        if not entry.supports(fw):
-            mark = "▶ " if any(f == fw for f, _ in asked) else ""
-            fields.append(_mrkdwn(f"{mark}*{escape(name)}*\n{t(lang, 'not_supported')}"))
-            continue
-        for fl in knowledge.table.flavours:
-            mark = "▶ " if (fw, fl) in asked else ""
-            value = count_text(hw, lang, fl, entry.count(fw, fl))
-            fields.append(_mrkdwn(_clip(f"{mark}*{escape(name)} · {hw.flavours[fl].display}*\n"
-                                        f"{value}", lim.max_field_text)))
-    per = lim.max_section_fields
-    chunks = [fields[i:i + per] for i in range(0, len(fields), per)]
-    heading = _mrkdwn(f"*{escape(entry_heading(knowledge, lang, entry))}*")
-    return [{"type": "section", **({"text": heading} if i == 0 else {}), "fields": chunk}
-            for i, chunk in enumerate(chunks)]
-
-
-def _notes(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
-    sentences = [escape(s) for n in answer.notes if (s := note_text(knowledge, answer.language, n))]
-    if not sentences:
-        return []
-    if len(sentences) > lim.max_context_elements:
-        sentences = [*sentences[: lim.max_context_elements - 1],
-                     "\n".join(sentences[lim.max_context_elements - 1:])]
-    return [context(sentences, lim)]
+    date = knowledge.table.source.date_text()
+    source = (t(lang, "blocks.footer", date=date, key=code(key)) if key
+              else escape(t(lang, "blocks.footer.plain", date=date)))
+    return context([*extra, source], lim)
 
 
 def _choices(knowledge: Knowledge, answer: Answer, keys: tuple[str, ...],
@@ -108,121 +89,278 @@ def _choices(knowledge: Knowledge, answer: Answer, keys: tuple[str, ...],
         return []
     cat = knowledge.catalogue
     shown, rest = keys[: lim.max_choice_buttons], keys[lim.max_choice_buttons:]
-    blocks: list[Block] = [{
-        "type": "actions", "block_id": PICK_BLOCK,
-        "elements": [button(cat[k].display, f"{PICK_ACTION}_{i}",
-                            FollowUp.pick(answer, k).encode(lim.max_button_value), lim)
-                     for i, k in enumerate(shown)]}]
+    blocks: list[Block] = [actions(
+        [button(cat[k].display, f"{PICK_ACTION}_{i}",
+                FollowUp.pick(answer, k).encode(lim.max_button_value), lim)
+         for i, k in enumerate(shown)], lim, PICK_BLOCK)]
     if rest:
         names = ", ".join(escape(cat[k].display) for k in rest)
         blocks.append(context([t(answer.language, "blocks.more", names=names)], lim))
     return blocks
 
 
-def _list_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
+def _follow_buttons(pairs: list[tuple[str, FollowUp]], lim: SlackLimits,
+                    block_id: str | None = None) -> list[Block]:
+    if not pairs:
+        return []
+    return [actions([button(label, f"{FOLLOW_ACTION}_{i}", follow.encode(lim.max_button_value),
+                            lim) for i, (label, follow) in enumerate(pairs)], lim, block_id)]
+
+
+def model_menu(knowledge: Knowledge, language: Language, action_id: str, lim: SlackLimits,
+               models: tuple[str, ...] | None = None) -> Block:
+    """A select menu of the table's models, grouped by family; each value a FollowUp."""
     cat = knowledge.catalogue
-    lang = answer.language
-    by_family: dict[str, list[str]] = {}
-    for key in answer.models:
-        by_family.setdefault(cat[key].family, []).append(escape(cat[key].display))
-    blocks = [header(t(lang, "list.title", count=len(answer.models)), lim)]
-    blocks += [section(f"*{escape(knowledge.vocabulary.families[f].display)}*\n"
-                       + ", ".join(names), lim) for f, names in by_family.items()]
-    return blocks
+    groups: dict[str, list[Block]] = {}
+    for key in models if models is not None else knowledge.table.models():
+        family = knowledge.vocabulary.families[cat[key].family].display
+        groups.setdefault(family, []).append(option(
+            cat[key].display, FollowUp(language=language, model=key).encode(
+                lim.max_option_value), lim))
+    return static_select(action_id, t(language, "blocks.pick_model"), list(groups.items()), lim)
 
 
-def _capacity_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
-    """Models that fit, biggest first, a section each; past the limit, the rest by name."""
-    assert answer.budget is not None
-    lang = answer.language
-    cat = knowledge.catalogue
-    blocks = [header(t(lang, "capacity.title",
-                       budget=budget_text(knowledge, lang, answer.budget),
-                       room=room_text(knowledge, answer)), lim),
-              section(escape(capacity_head(knowledge, answer)), lim)]
-    shown = answer.models[: lim.max_capacity_models]
-    per_model = capacity_lines(knowledge, answer)
-    for model in shown:
-        lines = [escape(line) for line in per_model[model]]
-        blocks.append(section("\n".join([f"*{escape(cat[model].display)}*  {code(model)}",
-                                         *lines]), lim))
-    rest = answer.models[len(shown):]
-    if rest:
-        blocks.append(context([t(lang, "capacity.more", count=len(rest), names=", ".join(
-            escape(cat[m].display) for m in rest))], lim))
-    return blocks
+def _feedback(answer: Answer, lim: SlackLimits) -> Block:
+    """Thumbs up or down; the value says what was answered (kind, model), never the words."""
+    return feedback(FEEDBACK_ACTION,
+                    (t(answer.language, "feedback.up"), Feedback.of(answer, "up").encode()),
+                    (t(answer.language, "feedback.down"), Feedback.of(answer, "down").encode()),
+                    lim)
 
 
-def _compare_blocks(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
-    """Which needs fewer, flavour by flavour; then each model's own numbers."""
-    cat = knowledge.catalogue
-    blocks = [header(compare_title(knowledge, answer), lim),
-              section("\n".join(f"• {escape(line)}"
-                                 for line in compare_lines(knowledge, answer)), lim)]
-    for model in answer.models:
-        blocks.append(section(f"*{escape(cat[model].display)}*  {code(model)}", lim))
-        for e in answer.rows:
-            if e.model == model:
-                blocks += _entry_blocks(knowledge, answer, e, lim)
-    return blocks
+def _numbers(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
+             lim: SlackLimits) -> tuple[list[Block], Block | None]:
+    """(fields for one entry, or the table block for several)."""
+    if len(grid.rows) == 1:
+        return entry_fields(knowledge, answer, grid, lim), None
+    return [], table_block(knowledge, answer, grid, head, lim)
+
+
+def _not_covered_options(knowledge: Knowledge, answer: Answer) -> list[tuple[str, FollowUp]]:
+    """What the table has for the model: a button per strategy, or per length when the
+    question's strategy is listed but not at that length. Each keeps the question's other
+    narrowing, except what this table version lacks (a framework or flavour it has no column
+    for)."""
+    model = answer.models[0]
+    table = knowledge.table
+    base = context_of(answer)
+    keep_fws = tuple(f for f in base.frameworks if table.framework(f))
+    keep_fls = tuple(f for f in base.flavours if f in table.flavours)
+    entries = table.entries_for(model)
+    asked = [s for s in answer.strategies if any(e.strategy == s for e in entries)]
+    out: list[tuple[str, FollowUp]] = []
+    if asked and answer.seq_lens:
+        for e in sorted((e for e in entries if e.strategy in asked), key=lambda e: e.seq_len):
+            label = entry_label(knowledge, answer.language, e)
+            out.append((label, FollowUp(language=answer.language, context=replace(base,
+                strategies=(e.strategy,), seq_lens=(e.seq_len,), frameworks=keep_fws,
+                flavours=keep_fls))))
+        return out
+    for strategy in knowledge.strategies:
+        if any(e.strategy == strategy for e in entries):
+            out.append((knowledge.strategy_label(strategy, answer.language), FollowUp(
+                language=answer.language, context=replace(base,
+                    strategies=(strategy,), seq_lens=(), frameworks=keep_fws,
+                    flavours=keep_fls))))
+    return out
+
+
+class MessageBuilder:
+    """The blocks of one answer; `page` is where a long capacity list goes on from."""
+
+    def __init__(self, knowledge: Knowledge, answer: Answer, lim: SlackLimits,
+                 page: int = 0) -> None:
+        self.knowledge = knowledge
+        self.answer = answer
+        self.lim = lim
+        self.page = page
+        self.lang = answer.language
+
+    def lookup(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        verdict = verdict_lines(k, a)
+        if len(verdict) > 1:
+            blocks.append(section(_bullets(verdict[1:]), lim))
+        warn, info, _ = _warnings(k, a, lim)
+        blocks += warn
+        grid = layout(k, a, entry_rows(k, a, a.rows))
+        numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head"), lim)
+        footer = _footer(k, a, lim, [*info, unsupported_line(k, self.lang, grid)], a.models[0])
+        return self._finish(blocks + numbers, footer, table)
+
+    def capacity(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        warn, info, _ = _warnings(k, a, lim)
+        blocks += warn
+        shown, rest_from = self._capacity_page()
+        table = None
+        extra = [*info]
+        if shown:
+            rows = entry_rows(k, a, [e for e in a.rows if e.model in shown], with_model=True)
+            grid = layout(k, a, rows)
+            table = table_block(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            extra.append(unsupported_line(k, self.lang, grid))
+        if rest_from < len(a.models):
+            rest = len(a.models) - rest_from
+            blocks += _follow_buttons([(t(self.lang, "blocks.show_rest", count=rest), FollowUp(
+                language=self.lang, context=context_of(a), page=rest_from))], lim, NEXT_BLOCK)
+        return self._finish(blocks, _footer(k, a, lim, extra), table)
+
+    def _capacity_page(self) -> tuple[tuple[str, ...], int]:
+        """The models this page shows (at most max_capacity_models, and as many as the table
+        block's rows hold), and where the next page starts."""
+        models = self.answer.models
+        start = min(max(self.page, 0), len(models))
+        room = self.lim.max_table_rows - 1  # the header row
+        shown: list[str] = []
+        for model in models[start:]:
+            count = sum(1 for e in self.answer.rows if e.model == model)
+            if len(shown) >= self.lim.max_capacity_models or (shown and count > room):
+                break
+            shown.append(model)
+            room -= count
+        return tuple(shown), start + len(shown)
+
+    def compare(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        warn, info, _ = _warnings(k, a, lim)
+        blocks += warn
+        table = None
+        extra = [*info]
+        if a.rows:
+            ordered: list[Entry] = [e for m in a.models for e in a.rows if e.model == m]
+            grid = layout(k, a, entry_rows(k, a, ordered, with_model=True))
+            table = table_block(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            extra.append(unsupported_line(k, self.lang, grid))
+        return self._finish(blocks, _footer(k, a, lim, extra), table)
+
+    def ambiguous(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        return [section(lead(k, a, MRKDWN), lim), *_choices(k, a, a.candidates, lim)]
+
+    def not_found(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        _, info, _ = _warnings(k, a, lim)
+        if info:
+            blocks.append(context(info, lim))
+        if a.candidates:
+            blocks.append(section(escape(t(self.lang, "suggest")), lim))
+            blocks += _choices(k, a, a.candidates, lim)
+        blocks += _follow_buttons([(t(self.lang, "blocks.list_models"),
+                                    FollowUp(language=self.lang, show="list"))], lim)
+        return blocks
+
+    def not_covered(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        notes = split_notes(k, a, skip=frozenset({"table_has"}))
+        reasons = [*notes.warnings, *notes.info]
+        if reasons:
+            blocks.append(section(_bullets(reasons), lim))
+        options = _not_covered_options(k, a)
+        if options:
+            blocks.append(section(escape(t(self.lang, "blocks.try",
+                                           model=k.catalogue[a.models[0]].display)), lim))
+            blocks += _follow_buttons(options[: lim.max_actions_elements], lim)
+        return blocks
+
+    def model_list(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        cat = k.catalogue
+        by_family: dict[str, list[str]] = {}
+        for key in a.models:
+            by_family.setdefault(cat[key].family, []).append(escape(cat[key].display))
+        lines = [f"*{escape(k.vocabulary.families[f].display)}*: " + ", ".join(names)
+                 for f, names in by_family.items()]
+        menu = model_menu(k, self.lang, CHOOSE_ACTION, lim, a.models)
+        return [section(f"*{lead(k, a, MRKDWN)}*", lim),
+                section(escape(t(self.lang, "blocks.pick_model.label")), lim)
+                | {"accessory": menu},
+                section("\n".join(lines), lim),
+                _footer(k, a, lim, [])]
+
+    def help(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        lines = help_text(k, self.lang).split("\n")
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        if len(lines) > 1:
+            blocks.append(section(escape(lines[-1]), lim))
+        asks = examples(k, self.lang)[: lim.max_examples]
+        if asks:
+            blocks.append(section(escape(t(self.lang, "blocks.examples")), lim))
+            blocks += _follow_buttons([(q, FollowUp(language=self.lang, text=q)) for q in asks],
+                                      lim)
+        return blocks
+
+    def _finish(self, blocks: list[Block], footer: Block, table: Block | None) -> list[Block]:
+        """Footer and feedback after the answer; a table goes last, its footer just above."""
+        if table is None:
+            return [*blocks, footer, _feedback(self.answer, self.lim)]
+        return [*blocks, _feedback(self.answer, self.lim), footer, table]
+
+    def build(self) -> list[Block]:
+        by_intent = {"lookup": self.lookup, "capacity": self.capacity, "compare": self.compare,
+                     "ambiguous": self.ambiguous, "not_found": self.not_found,
+                     "not_covered": self.not_covered, "list": self.model_list,
+                     "help": self.help}
+        return by_intent[self.answer.intent]()
 
 
 def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
-                  shareable: bool = False) -> list[Block]:
-    """The message's blocks; `shareable` adds the 'post to channel' button (slash command)."""
+                  shareable: bool = False, page: int = 0, asked_by: str | None = None
+                  ) -> list[Block]:
+    """The message's blocks. `shareable` adds 'post to channel' (a private reply); `asked_by`
+    (a user id) says who asked, on a shared post."""
+    lim = limits()
+    blocks = MessageBuilder(knowledge, answer, lim, page).build()
+    extra: list[Block] = []
+    if asked_by and USER_ID.fullmatch(asked_by):
+        extra.append(context([t(answer.language, "blocks.asked_by", user=escape(asked_by))],
+                             lim))
+    if shareable and question is not None:
+        extra.append(actions([button(t(answer.language, "blocks.share"), SHARE_ACTION,
+                                     FollowUp.same(answer, question).encode(
+                                         lim.max_button_value), lim, primary=True)],
+                             lim, SHARE_BLOCK))
+    if extra:
+        # Before the table, which Slack shows last whatever its place.
+        at = len(blocks) - 1 if blocks[-1]["type"] == "table" else len(blocks)
+        blocks[at:at] = extra
+    if len(blocks) > lim.max_message_blocks:  # never so far: keep the lead and the table
+        blocks = [*blocks[: lim.max_message_blocks - 1], blocks[-1]]
+    return blocks
+
+
+def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
+    """An answer for a surface that takes no table block (App Home, a modal): the same lead,
+    warnings and footer, the entries as lines."""
     lim = limits()
     lang = answer.language
-    cat = knowledge.catalogue
-    blocks: list[Block] = []
-    asked = code(answer.asked) if answer.asked else ""
-    if answer.intent == "lookup":
-        info = cat[answer.models[0]]
-        verdict = verdict_lines(knowledge, answer)
-        if verdict:
-            # A budget question is answered first: yes, no, or where it fits and where not.
-            blocks.append(section("\n".join([f"*{escape(verdict[0])}*",
-                                              *[f"• {escape(v)}" for v in verdict[1:]]]), lim))
-        blocks.append(header(t(lang, "lookup.title", model=info.display), lim))
-        blocks.append(context([t(lang, "blocks.source",
-                                 date=knowledge.table.source.date_text(),
-                                 key=code(info.key))], lim))
-        # A model has a handful of entries (strategies x lengths): far below the block limit.
-        for e in answer.rows:
-            blocks += _entry_blocks(knowledge, answer, e, lim)
-        blocks += _notes(knowledge, answer, lim)
-    elif answer.intent == "capacity":
-        blocks += _capacity_blocks(knowledge, answer, lim)
-        blocks += _notes(knowledge, answer, lim)
-    elif answer.intent == "compare":
-        blocks += _compare_blocks(knowledge, answer, lim)
-        blocks += _notes(knowledge, answer, lim)
-    elif answer.intent == "ambiguous":
-        blocks.append(section(t(lang, "ambiguous", asked=asked) if asked
-                              else t(lang, "ambiguous.plain"), lim))
-        blocks += _choices(knowledge, answer, answer.candidates, lim)
-    elif answer.intent == "not_found":
-        blocks.append(section(t(lang, "not_found", asked=asked) if asked
-                              else t(lang, "not_found.plain"), lim))
-        blocks += _notes(knowledge, answer, lim)
-        if answer.candidates:
-            blocks.append(section(t(lang, "suggest"), lim))
-            blocks += _choices(knowledge, answer, answer.candidates, lim)
-    elif answer.intent == "not_covered":
-        blocks.append(section(t(lang, "not_covered", model=escape(cat[answer.models[0]].display)),
-                              lim))
-        blocks += _notes(knowledge, answer, lim)
-    elif answer.intent == "list":
-        blocks += _list_blocks(knowledge, answer, lim)
-        blocks += _notes(knowledge, answer, lim)
-    else:
-        blocks.append(section(escape(help_text(knowledge, lang)), lim))
-        blocks += _notes(knowledge, answer, lim)
-    if shareable and question is not None:
-        blocks.append({"type": "actions", "block_id": SHARE_BLOCK, "elements": [
-            button(t(lang, "blocks.share"), SHARE_ACTION,
-                   FollowUp.same(answer, question).encode(lim.max_button_value), lim,
-                   primary=True)]})
-    return blocks[: lim.max_message_blocks]
+    blocks = [section(lead(knowledge, answer, MRKDWN), lim)]
+    if answer.intent not in ("lookup", "compare", "capacity"):
+        notes = split_notes(knowledge, answer)
+        if notes.warnings or notes.info:
+            blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
+        return blocks
+    verdict = verdict_lines(knowledge, answer)
+    if len(verdict) > 1:
+        blocks.append(section(_bullets(verdict[1:]), lim))
+    warn, info, _ = _warnings(knowledge, answer, lim)
+    blocks += warn
+    models = answer.models[: lim.max_capacity_models]
+    rows = entry_rows(knowledge, answer, [e for e in answer.rows if e.model in models],
+                      with_model=len(answer.models) > 1)
+    if rows:
+        grid = layout(knowledge, answer, rows)
+        blocks += [section(text, lim) for text in entry_lines(knowledge, answer, grid)]
+        info.append(unsupported_line(knowledge, lang, grid))
+    key = answer.models[0] if answer.intent == "lookup" else None
+    blocks.append(_footer(knowledge, answer, lim, info, key))
+    return blocks
 
 
 def slash_help(language: Language, command: str) -> dict[str, Any]:
@@ -232,49 +370,14 @@ def slash_help(language: Language, command: str) -> dict[str, Any]:
 
 
 def fallback_text(knowledge: Knowledge, answer: Answer) -> str:
-    """The message's `text`: the whole answer, for notifications and screen readers."""
-    return escape(render_text(knowledge, answer))
+    """The message's `text`: the sentence that answers, for notifications and screen readers."""
+    return escape(lead(knowledge, answer))
 
 
 def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
-            shareable: bool = False) -> dict[str, Any]:
+            shareable: bool = False, page: int = 0, asked_by: str | None = None
+            ) -> dict[str, Any]:
     """`blocks` and `text` for chat.postMessage / chat.update / a response URL."""
-    return {"blocks": render_blocks(knowledge, answer, question=question, shareable=shareable),
+    return {"blocks": render_blocks(knowledge, answer, question=question, shareable=shareable,
+                                    page=page, asked_by=asked_by),
             "text": fallback_text(knowledge, answer)}
-
-
-def _home_model(knowledge: Knowledge, key: str) -> str:
-    info = knowledge.catalogue[key]
-    table = knowledge.table
-    lines = [f"*{escape(info.display)}*  {code(info.key)}"]
-    for e in table.entries_for(key):
-        cells = []
-        for fw in table.framework_ids:
-            pair = "/".join(NOT_SUPPORTED if (c := e.count(fw, fl)) is None else str(c)
-                            for fl in table.flavours)
-            cells.append(f"{escape(knowledge.framework_names[fw])} {pair}")
-        lines.append(f"{escape(knowledge.strategy_label(e.strategy, 'en'))} {e.seq_len}: "
-                     + " · ".join(cells))
-    return "\n".join(lines)
-
-
-def home_view(knowledge: Knowledge) -> dict[str, Any]:
-    """The App Home tab: how to ask, then the whole table, one section per model."""
-    lim = limits()
-    table = knowledge.table
-    flavours = "/".join(knowledge.flavour_display(fl) for fl in table.flavours)
-    columns = " · ".join(f"{escape(fw.name)} {flavours}" for fw in table.frameworks)
-
-    def how(lang: Language) -> Block:
-        return section(t(lang, "home.how",
-                         frameworks=escape(framework_list(knowledge, lang,
-                                                          list(table.framework_ids))),
-                         flavours=flavour_units(knowledge, lang)), lim)
-
-    blocks: list[Block] = [header(t("en", "home.title"), lim), how("en"), how("zh"),
-                           {"type": "divider"},
-                           section(t("en", "home.table", date=table.source.date_text(),
-                                     columns=columns, units=flavour_units(knowledge, "en")),
-                                   lim)]
-    blocks += [section(_home_model(knowledge, key), lim) for key in table.models()]
-    return {"type": "home", "blocks": blocks[: lim.max_home_blocks]}

@@ -6,20 +6,21 @@ from bot.answer import Answer, Note
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
+from bot.lead import lead
 from bot.render_budget import (
-    capacity_head,
     capacity_lines,
     compare_lines,
-    compare_title,
     verdict_lines,
 )
 from bot.render_words import (
+    asked_columns,
     count_text,
     entry_heading,
     flavour_units,
     framework_list,
     join_words,
     plural,
+    seq_short,
 )
 from bot.table import Entry
 
@@ -79,8 +80,9 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
     if note.kind == "assumed":
         args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
     if note.kind == "table_has":
-        args["has"] = "; ".join(f"{label(s)} @ {', '.join(str(n) for n in seqs)}"
-                                for s, seqs in args["has"])
+        args["has"] = t(language, "semicolon").join(
+            t(language, "table_has.item", strategy=label(s), lengths=t(language, "list_sep").join(
+                seq_short(n) for n in seqs)) for s, seqs in args["has"])
     if note.kind == "framework_not_in_table":
         args["has"] = framework_list(knowledge, language, args["has"])
     if note.kind == "flavour_not_in_table":
@@ -100,17 +102,6 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
                     language, sentence, frameworks=framework_list(knowledge, language,
                                                                   note.args[key]))
     return text
-
-
-def asked_columns(knowledge: Knowledge, answer: Answer) -> list[tuple[str, str]]:
-    """The (framework, flavour) columns the question narrowed to; [] when it named none."""
-    table = knowledge.table
-    frameworks = [f for f in answer.frameworks if table.framework(f)]
-    flavours = [f for f in answer.flavours if f in table.flavours]
-    if not frameworks and not flavours:
-        return []
-    return [(fw, fl) for fw in frameworks or table.framework_ids
-            for fl in flavours or table.flavours]
 
 
 def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str]:
@@ -147,24 +138,22 @@ def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> l
 
 
 def render_text(knowledge: Knowledge, answer: Answer) -> str:
+    """The answer as text: the sentence that answers first (as in Slack), then the detail."""
     lang = answer.language
     cat = knowledge.catalogue
-    lines: list[str] = []
+    lines: list[str] = [] if answer.intent == "help" else [lead(knowledge, answer)]
     if answer.intent == "lookup":
         info = cat[answer.models[0]]
-        lines += verdict_lines(knowledge, answer)
-        if lines:
-            lines.append("")
+        lines += verdict_lines(knowledge, answer)[1:]
+        lines.append("")
         lines.append(f"{t(lang, 'lookup.title', model=info.display)} "
                      f"{t(lang, 'table_name', key=info.key)}")
         lines += _entries(knowledge, answer, answer.rows)
     elif answer.intent == "capacity":
-        lines.append(capacity_head(knowledge, answer))
         for model, model_lines in capacity_lines(knowledge, answer).items():
             lines.append(f"- {cat[model].display} ({model})")
             lines += [f"    {line}" for line in model_lines]
     elif answer.intent == "compare":
-        lines.append(compare_title(knowledge, answer))
         lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
         for model in answer.models:
             lines += ["", f"{t(lang, 'lookup.title', model=cat[model].display)} "
@@ -172,19 +161,12 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
             lines += _entries(knowledge, answer, tuple(e for e in answer.rows
                                                        if e.model == model))[1:]
     elif answer.intent == "ambiguous":
-        lines.append(t(lang, "ambiguous", asked=f"\u201c{answer.asked}\u201d") if answer.asked
-                     else t(lang, "ambiguous.plain"))
         lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
     elif answer.intent == "not_found":
-        lines.append(t(lang, "not_found", asked=f"\u201c{answer.asked}\u201d") if answer.asked
-                     else t(lang, "not_found.plain"))
         if answer.candidates:
             lines.append(t(lang, "suggest"))
             lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
-    elif answer.intent == "not_covered":
-        lines.append(t(lang, "not_covered", model=cat[answer.models[0]].display))
     elif answer.intent == "list":
-        lines.append(t(lang, "list.title", count=len(answer.models)))
         by_family: dict[str, list[str]] = {}
         for key in answer.models:
             by_family.setdefault(cat[key].family, []).append(cat[key].display)

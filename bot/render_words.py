@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.answer import Answer
 from bot.hardware import Hardware
 from bot.i18n import t
 from bot.knowledge import Knowledge
@@ -60,4 +61,34 @@ def amount(knowledge: Knowledge, language: Language, flavour: str, count: int) -
     info = knowledge.hardware.flavours[flavour]
     if info.die_per_card:
         return f"{count} {info.unit}"
-    return f"{count} {plural(language, count, 'card', 'cards')}"
+    return t(language, "card_count", n=count, word=plural(language, count, "card", "cards"))
+
+
+def seq_short(seq_len: int) -> str:
+    """8192 -> '8K', as people say lengths; a length that is not whole K stays as it is."""
+    return f"{seq_len // 1024}K" if seq_len >= 1024 and seq_len % 1024 == 0 else str(seq_len)
+
+
+def asked_name(answer: Answer) -> str:
+    """The name the person asked about, quoted, as the table would write it; '' for none."""
+    name = answer.asked_display or answer.asked
+    return f"\u201c{name}\u201d" if name else ""
+
+
+def asked_columns(knowledge: Knowledge, answer: Answer) -> list[tuple[str, str]]:
+    """The (framework, flavour) columns the question narrowed to; [] when it named none."""
+    table = knowledge.table
+    frameworks = [f for f in answer.frameworks if table.framework(f)]
+    flavours = [f for f in answer.flavours if f in table.flavours]
+    if not frameworks and not flavours:
+        return []
+    return [(fw, fl) for fw in frameworks or table.framework_ids
+            for fl in flavours or table.flavours]
+
+
+def help_intro(language: Language, no_model: bool = False) -> str:
+    """The first sentence of help: what to ask; after a question without a model, why."""
+    intro = t(language, "help.intro")
+    if no_model:
+        return t(language, "note.no_model") + t(language, "sentence_sep") + intro
+    return intro

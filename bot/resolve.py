@@ -11,7 +11,7 @@ from bot.asked import NameParts
 from bot.compare import compare
 from bot.knowledge import Knowledge
 from bot.matching import Matcher
-from bot.names import Mention
+from bot.names import Mention, display_name
 from bot.question import Question
 from bot.sizes import size_value
 from bot.table import Entry
@@ -130,8 +130,10 @@ class Resolver:
 
     def _base(self, question: Question, intent: Intent,
               frameworks: Iterable[str] | None = None, **kw: object) -> Answer:
-        mention = question.mention
-        asked = str(kw.pop("asked", mention.spelled() if mention else ""))
+        mention = kw.pop("named", question.mention)
+        assert mention is None or isinstance(mention, Mention)
+        asked = mention.spelled() if mention else ""
+        kw["asked_display"] = display_name(self.knowledge.vocabulary, mention) if mention else ""
         if question.budget and "room" not in kw:
             kw["room"] = budgets.capacity(question.budget, self.knowledge.hardware,
                                           self.knowledge.table.flavours)
@@ -198,7 +200,7 @@ class Resolver:
             notes.append(Note("other_family", {"family": mention.other_family}))
         return self._base(question, "not_found",
                           candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
-                          notes=tuple(notes), asked=mention.spelled())
+                          notes=tuple(notes), named=mention)
 
     # --- what the question narrows to ---------------------------------------------------
 
@@ -377,7 +379,7 @@ class Resolver:
             others = tuple("" if m is pending else m for m in resolved
                            if isinstance(m, str) or m is pending)
             return self._base(question, "ambiguous", pending=parts_of(pending),
-                              compare_with=others, asked=pending.spelled(),
+                              compare_with=others, named=pending,
                               candidates=tuple(i.key for i in self.matcher.match(pending).models))
         models = tuple(dict.fromkeys(m for m in resolved if isinstance(m, str)))
         if len(models) == 1:

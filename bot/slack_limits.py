@@ -24,8 +24,22 @@ class SlackLimits(BaseModel):
     max_context_elements: PositiveInt
     max_context_text: PositiveInt
     max_actions_elements: PositiveInt
+    max_option_text: PositiveInt
+    max_option_value: PositiveInt
+    max_select_options: PositiveInt
+    max_option_group_label: PositiveInt
+    max_placeholder_text: PositiveInt
+    max_table_rows: PositiveInt
+    max_table_cells: PositiveInt
+    max_table_column_settings: PositiveInt
+    max_tables_per_message: PositiveInt
+    max_view_title: PositiveInt
+    max_view_button: PositiveInt
+    max_input_label: PositiveInt
+    max_private_metadata: PositiveInt
     max_choice_buttons: PositiveInt
-    max_capacity_models: PositiveInt = 12
+    max_capacity_models: PositiveInt
+    max_examples: PositiveInt
 
 
 def load_limits(path: Path) -> SlackLimits:

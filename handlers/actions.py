@@ -1,4 +1,5 @@
-"""Buttons: pick a model from a choice (updates the message), or post an answer to the channel.
+"""Buttons and menus on answers: ask again in place (a model picked, a strategy or length the
+table has, the model list, the rest of a long list), post an answer to the channel, vote.
 
 Any other interaction (a stale button, another app's message, a shortcut or view this bot does
 not know) is acknowledged quietly: Slack would show the person an error for a 404.
@@ -16,18 +17,29 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.feedback import Feedback
 from bot.followup import FollowUp
-from bot.render_blocks import PICK_ACTION, SHARE_ACTION, message
+from bot.render_blocks import (
+    CHOOSE_ACTION,
+    FEEDBACK_ACTION,
+    FOLLOW_ACTION,
+    PICK_ACTION,
+    SHARE_ACTION,
+    message,
+)
 from handlers.conversations import conversation_key
 from handlers.services import Services
 
 log = logging.getLogger(__name__)
-PICK = re.compile(rf"^{PICK_ACTION}_\d+$")
+ASK_AGAIN = re.compile(rf"^(?:{PICK_ACTION}_\d+|{FOLLOW_ACTION}_\d+|{CHOOSE_ACTION})$")
 ANY = re.compile(r".*")
 
 
 def _follow_up(action: dict[str, Any]) -> FollowUp | None:
-    follow = FollowUp.decode(str(action.get("value", "")))
+    """What a button (its value) or a menu (its selected option's value) asks."""
+    selected = action.get("selected_option")
+    value = selected.get("value") if isinstance(selected, dict) else action.get("value")
+    follow = FollowUp.decode(str(value or ""))
     if follow is None:
         log.warning("ignored a button whose value this bot did not write")
     return follow
@@ -52,9 +64,9 @@ def _dict(value: Any) -> dict[str, Any]:
 def register(app: AsyncApp, services: Services) -> None:
     knowledge = services.engine.knowledge
 
-    @app.action(PICK)
+    @app.action(ASK_AGAIN)
     @services.inflight.track
-    async def pick_model(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
+    async def ask_again(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
                          client: AsyncWebClient, context: AsyncBoltContext) -> None:
         await ack()
         follow = _follow_up(action)
@@ -65,7 +77,7 @@ def register(app: AsyncApp, services: Services) -> None:
         answer = await services.conversations.follow(
             _conversation(context, container, ephemeral), follow)
         payload = message(knowledge, answer, question=follow.text or follow.model or "",
-                          shareable=ephemeral and answer.intent != "help")
+                          shareable=ephemeral and answer.intent != "help", page=follow.page)
         channel, ts = container.get("channel_id"), container.get("message_ts")
         if not ephemeral and channel and ts:
             await client.chat_update(channel=channel, ts=ts, **payload)
@@ -86,7 +98,9 @@ def register(app: AsyncApp, services: Services) -> None:
         if follow is None:
             return
         answer = services.engine.follow(follow)
-        payload = message(knowledge, answer, question=follow.text or "")
+        user = _dict(body.get("user")).get("id")
+        payload = message(knowledge, answer, question=follow.text or "",
+                          asked_by=user if isinstance(user, str) and user else None)
         channel = _dict(body.get("channel")).get("id") or _dict(body.get("container")).get(
             "channel_id")
         url = body.get("response_url")
@@ -104,6 +118,15 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         if isinstance(url, str) and url:
             await services.respond(url, {"delete_original": True})
+
+    @app.action(FEEDBACK_ACTION)
+    async def record_feedback(ack: AsyncAck, action: dict[str, Any]) -> None:
+        await ack()
+        vote = Feedback.decode(str(action.get("value", "")))
+        if vote is None:
+            log.warning("ignored a feedback click whose value this bot did not write")
+            return
+        log.info(vote.log_line())
 
     # Registered after the buttons above: what they do not match is acknowledged quietly.
     async def acknowledge_other(ack: AsyncAck, body: dict[str, Any]) -> None:

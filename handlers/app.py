@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.engine import Engine
-from handlers import actions, commands, direct_messages, home, mentions
+from handlers import actions, commands, direct_messages, home, mentions, shortcuts
 from handlers.conversations import Conversations
 from handlers.dedupe import dedupe_middleware
 from handlers.inflight import InFlight
@@ -24,7 +24,8 @@ from handlers.services import Services
 from handlers.settings import Settings
 from handlers.state import State, make_state
 
-SURFACES = (mentions, direct_messages, commands, actions, home)
+# `actions` last: after the buttons, menus and views the others handle, it acknowledges the rest.
+SURFACES = (mentions, direct_messages, commands, shortcuts, home, actions)
 log = logging.getLogger(__name__)
 
 

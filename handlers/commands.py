@@ -1,4 +1,9 @@
-"""/mincards: answer privately, with a button that posts the answer for the whole channel."""
+"""/mincards: answer privately, with a button that posts the answer for the whole channel.
+
+The reply goes through the command's response URL, Slack's way to answer a command anywhere
+(private channels and DMs the bot is not in included); chat.postEphemeral is the fallback for a
+response URL that fails, and needs the bot in the channel.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,25 @@ SCOPES = ("commands", "chat:write")
 log = logging.getLogger(__name__)
 
 
+async def reply_privately(services: Services, client: AsyncWebClient, payload: dict[str, Any],
+                          response_url: object, channel: object, user: object) -> None:
+    """The response URL first; chat.postEphemeral only when that did not land."""
+    if isinstance(response_url, str) and response_url and await services.respond(
+            response_url, {"response_type": "ephemeral", "replace_original": False, **payload}):
+        return
+    if isinstance(channel, str) and channel and isinstance(user, str) and user:
+        try:
+            await client.chat_postEphemeral(channel=channel, user=user, **payload)
+            return
+        except SlackApiError as exc:  # e.g. the bot is not in that channel
+            log.warning("chat.postEphemeral failed too (%s); the answer is lost",
+                        exc.response.get("error"))
+        except Exception:  # Slack down after retries
+            log.exception("chat.postEphemeral failed too; the answer is lost")
+        return
+    log.warning("no response URL that worked and no channel and user; nowhere to reply")
+
+
 def register(app: AsyncApp, services: Services) -> None:
     knowledge = services.engine.knowledge
 
@@ -36,20 +60,5 @@ def register(app: AsyncApp, services: Services) -> None:
         else:
             payload = message(knowledge, answer, question=question,
                               shareable=answer.intent != "help")
-        channel, user = command.get("channel_id"), command.get("user_id")
-        response_url = command.get("response_url")
-        if channel and user:
-            try:
-                await client.chat_postEphemeral(channel=channel, user=user, **payload)
-                return
-            except SlackApiError as exc:
-                # Private channels and DMs the bot is not in refuse chat.postEphemeral; the
-                # command's response URL reaches the person anywhere.
-                log.warning("chat.postEphemeral failed (%s); replying through the response URL",
-                            exc.response.get("error"))
-            except Exception:  # Slack down after retries: still try the response URL
-                log.exception("chat.postEphemeral failed; replying through the response URL")
-        if isinstance(response_url, str) and response_url:
-            await services.respond(response_url, {"response_type": "ephemeral", **payload})
-        else:
-            log.warning("/mincards without a channel, user or response URL; nowhere to reply")
+        await reply_privately(services, client, payload, command.get("response_url"),
+                              command.get("channel_id"), command.get("user_id"))

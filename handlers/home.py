@@ -1,21 +1,29 @@
-"""App Home: how to ask, and the whole table."""
+"""App Home: per person, in their Slack language, with a model menu whose pick answers there."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.render_blocks import home_view
+from bot.followup import FollowUp
+from bot.language import LANGUAGES
+from bot.render_views import HOME_CHOOSE_ACTION, home_view
+from handlers.people import SCOPES as PEOPLE_SCOPES
 from handlers.services import Services
 
 EVENTS = ("app_home_opened",)
-SCOPES: tuple[str, ...] = ()
+SCOPES: tuple[str, ...] = PEOPLE_SCOPES
+log = logging.getLogger(__name__)
 
 
 def register(app: AsyncApp, services: Services) -> None:
-    view = home_view(services.engine.knowledge)  # the table does not change while it runs
+    knowledge = services.engine.knowledge
+    # The table does not change while the process runs: one plain Home per language.
+    views = {lang: home_view(knowledge, lang) for lang in LANGUAGES}
 
     @app.event("app_home_opened")
     @services.inflight.track
@@ -23,4 +31,21 @@ def register(app: AsyncApp, services: Services) -> None:
         user = event.get("user")
         if event.get("tab") != "home" or not isinstance(user, str):
             return
-        await client.views_publish(user_id=user, view=view)
+        language = await services.locales.language(client, user)
+        await client.views_publish(user_id=user, view=views[language])
+
+    @app.action(HOME_CHOOSE_ACTION)
+    @services.inflight.track
+    async def answer_on_home(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
+                             client: AsyncWebClient) -> None:
+        await ack()
+        selected = action.get("selected_option")
+        value = selected.get("value") if isinstance(selected, dict) else None
+        follow = FollowUp.decode(str(value or ""))
+        user = body.get("user", {}).get("id") if isinstance(body.get("user"), dict) else None
+        if follow is None or not isinstance(user, str):
+            log.warning("ignored a Home menu pick this bot did not write")
+            return
+        answer = services.engine.follow(follow)
+        await client.views_publish(user_id=user,
+                                   view=home_view(knowledge, follow.language, answer))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -10,6 +10,7 @@ import aiohttp
 from bot.engine import Engine
 from handlers.conversations import Conversations
 from handlers.inflight import InFlight
+from handlers.people import Locales
 from handlers.replies import post_to_response_url
 
 
@@ -19,6 +20,7 @@ class Services:
     conversations: Conversations
     inflight: InFlight
     session: aiohttp.ClientSession  # the process's connections to Slack
+    locales: Locales = field(default_factory=Locales)  # people's languages, from users.info
 
     async def respond(self, url: str, payload: dict[str, Any]) -> bool:
         """Post to an interaction's response URL over the shared connections."""

@@ -53,6 +53,8 @@ class SlackEmulator:
         self.calls: list[Call] = []
         self.lock = threading.Lock()
         self.faults: dict[str, list[Fault]] = {}
+        # Each person's Slack locale (users.info with include_locale); en-US when not set.
+        self.locales: dict[str, str] = {}
         self._ts = itertools.count(1)
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.http.daemon_threads = True
@@ -118,7 +120,7 @@ class SlackEmulator:
         with self.lock:
             return [c for c in self.calls if c.method in (
                 "chat.postMessage", "chat.postEphemeral", "chat.update", "views.publish",
-                "response")]
+                "views.open", "views.update", "response")]
 
     # --- HTTP --------------------------------------------------------------------------------
 
@@ -134,8 +136,22 @@ class SlackEmulator:
                     "message": {"text": params.get("text", ""), "ts": ts}}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": ts}
-        if method == "views.publish":
-            return {"ok": True, "view": {"id": "V1", **(params.get("view") or {})}}
+        if method in ("views.publish", "views.open", "views.update"):
+            if method == "views.open" and not params.get("trigger_id"):
+                return {"ok": False, "error": "invalid_trigger_id"}
+            view = params.get("view")
+            if not isinstance(view, dict) or not isinstance(view.get("blocks"), list):
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True, "view": {"id": f"V{next(self._ts)}", **view}}
+        if method == "users.info":
+            user = str(params.get("user") or "")
+            if not user:
+                return {"ok": False, "error": "user_not_found"}
+            person: dict[str, Any] = {"id": user, "name": user.lower(), "tz": "Asia/Shanghai"}
+            # As Slack: the locale only when asked for it.
+            if str(params.get("include_locale")).lower() in ("1", "true"):
+                person["locale"] = self.locales.get(user, "en-US")
+            return {"ok": True, "user": person}
         return {"ok": False, "error": "unknown_method"}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -151,6 +167,11 @@ class SlackEmulator:
                 with contextlib.suppress(OSError):  # a client that went away mid-request
                     super().handle()
 
+            def do_GET(self) -> None:
+                # slack_sdk sends some methods (users.info) as GET with a query string.
+                query = self.path.split("?", 1)[1] if "?" in self.path else ""
+                self._serve({k: v[0] for k, v in parse_qs(query).items()})
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode("utf-8", "replace")
@@ -158,6 +179,9 @@ class SlackEmulator:
                     params = json.loads(raw or "{}")
                 else:
                     params = {k: v[0] for k, v in parse_qs(raw).items()}
+                self._serve(params)
+
+            def _serve(self, params: dict[str, Any]) -> None:
                 for key in ("blocks", "view"):
                     if isinstance(params.get(key), str):
                         params[key] = json.loads(params[key])
@@ -236,9 +260,15 @@ class SlackEmulator:
         for conn in conns:
             conn.close()
 
+    @staticmethod
+    def channel_of(call: Call) -> str:
+        """Where a reply landed: its channel, or for a response-URL post the name the URL was
+        made with (tests name them after the channel: `response_url(channel)`)."""
+        return str(call.params.get("channel") or call.params.get("_url", "").split("/")[-1])
+
     def to_channel(self, channel: str) -> list[Call]:
-        """Replies that landed in one channel (posts, updates, ephemerals)."""
-        return [c for c in self.replies() if c.params.get("channel") == channel]
+        """Replies that landed in one channel: posts, updates, ephemerals, response URLs."""
+        return [c for c in self.replies() if self.channel_of(c) == channel]
 
     def wait_for_channel(self, channel: str, timeout: float = 10.0) -> list[Call]:
         return wait_until(lambda: self.to_channel(channel), timeout,

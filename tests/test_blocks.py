@@ -1,26 +1,47 @@
-"""Block Kit as data: every answer, the longest included, keeps to Slack's limits."""
+"""Block Kit as data: every answer keeps to Slack's limits, leads with its number, and leaves no
+dead end; every button it offers answers when followed."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 import pytest
 
 from bot.engine import Engine
+from bot.feedback import Feedback
 from bot.followup import FollowUp
-from bot.render_blocks import PICK_ACTION, SHARE_ACTION, home_view, message
+from bot.render_blocks import (
+    CHOOSE_ACTION,
+    FEEDBACK_ACTION,
+    FOLLOW_ACTION,
+    PICK_ACTION,
+    SHARE_ACTION,
+    message,
+)
 from bot.slack_limits import limits
-from tests.blockkit import assert_valid_home, assert_valid_message
+from tests import oracle
+from tests.blockkit import assert_valid_message
+
+QUESTIONS = [
+    "list", "模型列表", "help", "帮助", "", "qwen 7b", "千问3", "qwen", "qwen2.5-3b", "gpt-4o",
+    "mixtral lora", "qwen2.5-7b dpo", "llama3.1-70b full 4k on llama-factory snt9b23",
+    "x" * 40000, "<!channel> " * 500, "qwen2.5-72b", "千问2.5-72B 全参", "what fits on 2 nodes",
+    "两台能训练哪些模型", "qwen2.5-32b vs qwen2.5-72b", "qwen3-8b 和 qwen3-14b 对比",
+    "qwen2.5-72b lora 8k on 8 cards", "glm4 9b 全参 8k 8卡够吗", "qwen2.5-72b lora 128k",
+    "mixtral 全参 on verl", "qwen2.5-72b lora on snt9c",
+]
 
 
 def shown_text(payload: dict[str, Any]) -> list[str]:
-    """Every string Slack displays from a payload (button values are never shown)."""
-    out = [payload["text"]]
+    """Every string Slack displays from a payload (button and option values are never shown)."""
+    out = [payload["text"]] if "text" in payload else []
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
-            if node.get("type") in ("mrkdwn", "plain_text"):
+            if node.get("type") in ("mrkdwn", "plain_text", "raw_text", "text"):
                 out.append(node["text"])
             for key, value in node.items():
                 if key != "value":
@@ -32,81 +53,250 @@ def shown_text(payload: dict[str, Any]) -> list[str]:
     return out
 
 
-def test_every_model_with_every_entry_fits(engine: Engine) -> None:
-    for key in engine.knowledge.table.models():
-        answer = engine.ask(key)
-        assert answer.intent == "lookup" and answer.models == (key,)
-        payload = message(engine.knowledge, answer, question=key, shareable=True)
-        assert_valid_message(payload)
-        # Each entry's numbers are in the blocks, not only in the fallback text.
-        sections = [b for b in payload["blocks"] if b["type"] == "section" and "fields" in b]
-        assert len(sections) == len(answer.rows)
+def elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for b in blocks:
+        out += b.get("elements", []) if b["type"] in ("actions", "context_actions") else []
+        if "accessory" in b:
+            out.append(b["accessory"])
+    return out
 
 
-@pytest.mark.parametrize("text", [
-    "list", "模型列表", "help", "", "qwen 7b", "千问3", "qwen", "qwen2.5-3b", "gpt-4o",
-    "mixtral lora", "qwen2.5-7b dpo", "llama3.1-70b full 4k on llama-factory snt9b23",
-    "x" * 40000, "<!channel> " * 500,
-])
-def test_every_intent_fits(engine: Engine, text: str) -> None:
+def follow_ups(blocks: list[dict[str, Any]]) -> list[tuple[str, FollowUp]]:
+    """(label, what it asks) for every button and menu option that asks again."""
+    out = []
+    for e in elements(blocks):
+        if e["type"] == "button" and e["action_id"] != SHARE_ACTION:
+            follow = FollowUp.decode(e["value"])
+            assert follow is not None, e
+            out.append((e["text"]["text"], follow))
+        if e["type"] == "static_select":
+            for o in e.get("options") or [o for g in e["option_groups"] for o in g["options"]]:
+                follow = FollowUp.decode(o["value"])
+                assert follow is not None, o
+                out.append((o["text"]["text"], follow))
+    return out
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_every_intent_fits_and_pings_nobody(engine: Engine, text: str) -> None:
     payload = message(engine.knowledge, engine.ask(text), question=text, shareable=True)
     assert_valid_message(payload)
-    assert "<!channel>" not in " ".join(shown_text(payload))
+    shown = " ".join(shown_text(payload))
+    assert "<!channel>" not in shown and "<!here" not in shown
 
 
-def test_home_tab_holds_the_whole_table(engine: Engine) -> None:
-    view = home_view(engine.knowledge)
-    assert_valid_home(view)
-    text = json.dumps(view, ensure_ascii=False)
-    for entry in engine.knowledge.table.entries:
-        label = engine.knowledge.strategy_label(entry.strategy, "en")
-        assert f"{label} {entry.seq_len}:" in text
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_the_text_is_the_first_sentence_not_the_whole_answer(engine: Engine, text: str) -> None:
+    payload = message(engine.knowledge, engine.ask(text), question=text)
+    first = payload["blocks"][0]
+    assert first["type"] == "section"
+    assert payload["text"].replace("*", "") in first["text"]["text"].replace("*", "")
+    assert len(payload["text"]) < 400 and "\n" not in payload["text"]
+
+
+def test_every_model_leads_with_its_fewest_on_each_flavour(engine: Engine) -> None:
+    """Checked against the data files read without the bot's code."""
+    names = engine.knowledge.catalogue
     for key in engine.knowledge.table.models():
-        assert json.dumps(key)[1:-1] in text
+        answer = engine.ask(key)
+        payload = message(engine.knowledge, answer, question=key, shareable=True)
+        assert_valid_message(payload)
+        lead = payload["text"]
+        assert lead.startswith(names[key].display)
+        rows = [r for r in oracle.rows() if r.model == key]
+        for flavour, info in oracle.flavours().items():
+            counts = [c for r in rows for (fw, fl), c in r.counts.items()
+                      if fl == flavour and c is not None]
+            if counts:
+                low = min(counts)
+                unit = "DIE" if info.get("die_per_card") else "card"
+                assert re.search(rf"\b{low} {unit}s?\b", lead), (key, flavour, lead)
+                nodes = math.ceil(low / int(info["per_node"]))  # type: ignore[call-overload]
+                assert f"({nodes} node" in lead, (key, flavour, lead)
+        tables = [b for b in payload["blocks"] if b["type"] == "table"]
+        if len(answer.rows) > 1:
+            (table,) = tables
+            assert len(table["rows"]) == len(answer.rows) + 1
+        else:
+            assert not tables
+
+
+def test_one_number_is_never_picked_across_flavours(engine: Engine) -> None:
+    lead = message(engine.knowledge, engine.ask("qwen2.5-72b lora 8k"))["text"]
+    assert lead == ("Qwen2.5-72B · LoRA · 8K: 16 cards (2 nodes) on Snt9B, 16 DIE (1 node) on "
+                    "Snt9B23, with MindSpeed-LLM.")
+
+
+def test_a_five_framework_table_has_columns_only_for_frameworks_that_answer(
+        engine: Engine) -> None:
+    answer = engine.ask("internvl2.5-78b")
+    blocks = message(engine.knowledge, answer)["blocks"]
+    table = blocks[-1]
+    header = [c["text"] for c in table["rows"][0]]
+    supporting = {fw for e in answer.rows for fw in engine.knowledge.table.framework_ids
+                  if e.supports(fw)}
+    assert len(header) == 1 + 2 * len(supporting)
+    for fw in engine.knowledge.table.framework_ids:
+        name = engine.knowledge.framework_names[fw]
+        if fw not in supporting:
+            assert not any(name in h for h in header)
+            assert any(name in s and "not supported" in s
+                       for s in shown_text({"blocks": blocks}))
+
+
+def test_warnings_stand_apart_and_are_said_once(engine: Engine) -> None:
+    payload = message(engine.knowledge, engine.ask("qwen2.5-72b lora 6000"))
+    sections = [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"
+                and "text" in b]
+    warning = next(s for s in sections if s.startswith("*Before you plan on it:*"))
+    assert "upper bound" in warning
+    everything = json.dumps(payload["blocks"])
+    assert everything.count("upper bound") == 1
+    footer = [b for b in payload["blocks"] if b["type"] == "context"][-1]
+    assert "reference only" in footer["elements"][-1]["text"]
+
+
+def test_not_covered_offers_what_the_table_has_and_each_offer_answers(engine: Engine) -> None:
+    for text, expected in (("mixtral lora", {("full", None)}),
+                           ("qwen2.5-72b lora 128k on llama-factory",
+                            {("lora", 4096), ("lora", 8192)})):
+        answer = engine.ask(text)
+        assert answer.intent == "not_covered"
+        offers = follow_ups(message(engine.knowledge, answer)["blocks"])
+        assert offers
+        got = set()
+        for _, follow in offers:
+            follow = FollowUp.decode(follow.encode())
+            assert follow is not None
+            again = engine.follow(follow)
+            assert again.intent == "lookup" and again.models == answer.models
+            assert again.frameworks == answer.frameworks
+            for e in again.rows:
+                got.add((e.strategy, e.seq_len if follow.seq_lens else None))
+        assert got == expected
+
+
+def test_not_found_offers_the_list_and_the_nearest_by_size(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-3b")
+    offers = follow_ups(message(engine.knowledge, answer)["blocks"])
+    picked = [f.model for _, f in offers if f.model]
+    sizes = oracle.sizes()
+    # Same family and version, nearest size by ratio first.
+    assert picked == sorted(picked, key=lambda m: abs(math.log(sizes[m] / 3)))
+    assert picked[0] == "qwen2.5-7b"
+    (listing,) = [f for _, f in offers if f.show == "list"]
+    assert engine.follow(listing).intent == "list"
+    gpt = follow_ups(message(engine.knowledge, engine.ask("gpt-4o"))["blocks"])
+    assert [f.show for _, f in gpt] == ["list"]
+
+
+def test_the_list_offers_a_menu_of_every_model(engine: Engine) -> None:
+    for text in ("list", "模型列表"):
+        answer = engine.ask(text)
+        blocks = message(engine.knowledge, answer)["blocks"]
+        menus = [e for e in elements(blocks) if e["type"] == "static_select"]
+        assert [m["action_id"] for m in menus] == [CHOOSE_ACTION]
+        offers = follow_ups(blocks)
+        assert {f.model for _, f in offers} == set(engine.knowledge.table.models())
+        for label, follow in offers:
+            again = engine.follow(follow)
+            assert again.intent == "lookup" and again.language == answer.language
+            assert engine.knowledge.catalogue[again.models[0]].display == label
+
+
+def test_help_offers_examples_that_answer(engine: Engine) -> None:
+    for text in ("help", "帮助"):
+        answer = engine.ask(text)
+        offers = follow_ups(message(engine.knowledge, answer)["blocks"])
+        assert 2 <= len(offers) <= limits().max_examples
+        kinds = set()
+        for label, follow in offers:
+            assert follow.text == label
+            again = engine.follow(follow)
+            assert again.language == answer.language
+            assert again.intent in ("lookup", "compare", "capacity"), label
+            kinds.add(again.intent)
+        assert kinds == {"lookup", "compare", "capacity"}
+
+
+def test_a_long_capacity_list_offers_the_rest_page_by_page(engine: Engine) -> None:
+    answer = engine.ask("what fits on 4 nodes")
+    assert len(answer.models) > limits().max_capacity_models
+    seen: list[str] = []
+    page = 0
+    for _ in range(len(answer.models)):
+        payload = message(engine.knowledge, answer, page=page)
+        assert_valid_message(payload)
+        table = payload["blocks"][-1]
+        labels = [row[0]["text"] for row in table["rows"][1:]]
+        shown = list(dict.fromkeys(label.split(" · ")[0] for label in labels))
+        seen += shown
+        rest = [f for label, f in follow_ups(payload["blocks"]) if "other" in label]
+        if not rest:
+            break
+        (follow,) = rest
+        again = engine.follow(FollowUp.decode(follow.encode()) or follow)
+        assert again.models == answer.models
+        page = follow.page
+    names = [engine.knowledge.catalogue[m].display for m in answer.models]
+    assert seen == names
+
+
+def test_feedback_says_what_was_answered_never_the_words(engine: Engine) -> None:
+    for text in ("qwen2.5-72b lora 8k", "what fits on 2 nodes", "qwen2.5-32b vs qwen2.5-72b"):
+        answer = engine.ask(text)
+        blocks = message(engine.knowledge, answer, question=text)["blocks"]
+        (buttons,) = [e for e in elements(blocks) if e["type"] == "feedback_buttons"]
+        assert buttons["action_id"] == FEEDBACK_ACTION
+        for half, vote in (("positive_button", "up"), ("negative_button", "down")):
+            got = Feedback.decode(buttons[half]["value"])
+            assert got == Feedback(answer.intent, answer.models[0] if answer.models else "",
+                                   vote)
+            assert text not in buttons[half]["value"]
+    assert Feedback.decode('{"k":"lookup","m":"<!channel>","v":"up"}') is None
+    assert Feedback.decode("not json") is None
 
 
 def test_choice_buttons_are_capped_and_the_rest_named(engine: Engine) -> None:
     answer = engine.ask("千问3")
     assert len(answer.candidates) > limits().max_choice_buttons
     blocks = message(engine.knowledge, answer)["blocks"]
-    buttons = [e for b in blocks if b["type"] == "actions" for e in b["elements"]]
+    buttons = [e for e in elements(blocks) if e["type"] == "button"]
     assert len(buttons) == limits().max_choice_buttons
     assert all(b["action_id"].startswith(PICK_ACTION) for b in buttons)
-    rest = json.dumps(blocks, ensure_ascii=False)
-    assert "Qwen3-235B-A22B" in rest
+    assert "Qwen3-235B-A22B" in json.dumps(blocks, ensure_ascii=False)
 
 
 def test_choice_buttons_keep_the_question_narrowing(engine: Engine) -> None:
     answer = engine.ask("qwen 7b lora 8k on llama-factory")
-    blocks = message(engine.knowledge, answer)["blocks"]
-    values = [FollowUp.decode(e["value"]) for b in blocks if b["type"] == "actions"
-              for e in b["elements"]]
-    assert {v.model for v in values if v} == {"qwen2-7b", "qwen2.5-7b", "qwen2vl-7b",
-                                              "qwen2.5_vl-7b"}
-    for v in values:
-        assert v is not None
-        assert (v.strategies, v.seq_lens, v.frameworks) == (("lora",), (8192,),
+    offers = follow_ups(message(engine.knowledge, answer)["blocks"])
+    assert {f.model for _, f in offers} == {"qwen2-7b", "qwen2.5-7b", "qwen2vl-7b",
+                                            "qwen2.5_vl-7b"}
+    for _, f in offers:
+        assert (f.strategies, f.seq_lens, f.frameworks) == (("lora",), (8192,),
                                                             ("llama_factory",))
 
 
-def test_share_button_only_when_asked_for(engine: Engine) -> None:
-    answer = engine.ask("qwen2.5-7b")
+def test_share_button_only_when_asked_for_and_a_shared_post_says_who_asked(
+        engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-72b")
     assert SHARE_ACTION not in json.dumps(message(engine.knowledge, answer))
-    assert SHARE_ACTION in json.dumps(message(engine.knowledge, answer, question="q",
-                                              shareable=True))
+    shareable = message(engine.knowledge, answer, question="q", shareable=True)["blocks"]
+    assert SHARE_ACTION in json.dumps(shareable)
+    assert shareable[-1]["type"] == "table"
+    shared = message(engine.knowledge, answer, asked_by="U123ABC")
+    assert "Asked by <@U123ABC>" in json.dumps(shared["blocks"])
+    forged = message(engine.knowledge, answer, asked_by="U1><!channel>")
+    assert "<!channel>" not in json.dumps(forged["blocks"])
 
 
-def test_fallback_text_holds_the_whole_answer(engine: Engine) -> None:
-    answer = engine.ask("llama3.1-70b")
-    text = message(engine.knowledge, answer)["text"]
-    assert len(answer.rows) == 4
-    assert text.count("MindSpeed-LLM:") == text.count("Llama-Factory:") == len(answer.rows)
-
-
-def test_chinese_question_gets_chinese_blocks(engine: Engine) -> None:
-    blocks = json.dumps(message(engine.knowledge, engine.ask("千问2.5-72B 全参"))["blocks"],
-                        ensure_ascii=False)
-    assert "全参 · 序列长度 4096" in blocks and "卡" in blocks
+def test_follow_buttons_are_numbered_apart(engine: Engine) -> None:
+    for text in ("help", "qwen2.5-72b lora 128k", "qwen2.5-3b"):
+        blocks = message(engine.knowledge, engine.ask(text))["blocks"]
+        ids = [e["action_id"] for e in elements(blocks) if e["type"] == "button"]
+        assert len(ids) == len(set(ids))
+        assert all(re.fullmatch(rf"({FOLLOW_ACTION}|{PICK_ACTION})_\d+", i) for i in ids)
 
 
 @pytest.mark.parametrize("question", [
@@ -114,14 +304,15 @@ def test_chinese_question_gets_chinese_blocks(engine: Engine) -> None:
 def test_button_values_stay_whole_json_within_slacks_limit(engine: Engine, question: str) -> None:
     answer = engine.ask(question)
     blocks = message(engine.knowledge, answer, question=question, shareable=True)["blocks"]
-    values = [e["value"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
+    values = [e["value"] for e in elements(blocks) if e["type"] == "button"]
     assert values
     for value in values:
         assert len(value) <= 2000
         follow = FollowUp.decode(value)
         assert follow is not None and follow.language == answer.language
-        if follow.text is not None:
-            assert question.startswith(follow.text)
+        if follow.text is not None and follow.model is None and follow.show is None:
+            assert question.startswith(follow.text) or follow.text in shown_text(
+                {"blocks": blocks})
 
 
 def test_buttons_written_by_the_first_release_still_work(engine: Engine) -> None:

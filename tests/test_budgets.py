@@ -117,14 +117,16 @@ def test_capacity_with_a_framework_filter(engine: Engine) -> None:
         r.key for r in want]
 
 
-def test_a_long_capacity_list_stays_within_blocks_and_names_the_rest(engine: Engine) -> None:
+def test_a_long_capacity_list_stays_within_blocks_and_offers_the_rest(engine: Engine) -> None:
     answer = engine.ask("what can I train on 64 nodes?")
     assert len(answer.models) == len({r.model for r in oracle.rows()}) > 12
     msg = message(engine.knowledge, answer)
     assert_valid_message(msg)
     blocks = json.dumps(msg["blocks"], ensure_ascii=False)
+    assert f"Show the other {len(answer.models) - 12}" in blocks
     last = engine.knowledge.catalogue[answer.models[-1]].display
-    assert f"{len(answer.models) - 12} more" in blocks and last in blocks
+    assert last not in blocks and last in json.dumps(message(
+        engine.knowledge, answer, page=len(answer.models) - 1)["blocks"], ensure_ascii=False)
 
 
 def test_nothing_fits_is_said(engine: Engine) -> None:

@@ -91,26 +91,30 @@ def test_refusals_are_logged_clearly_and_not_retried(
 
 
 @pytest.mark.parametrize("error", ["channel_not_found", "not_in_channel", "invalid_auth"])
-def test_slash_command_still_answers_through_the_response_url(
+def test_slash_command_answers_through_the_response_url_where_the_bot_is_not(
         slack: SlackSender, emulator: SlackEmulator, error: str) -> None:
+    """A private channel or DM the bot is not in refuses chat.postEphemeral; the response URL,
+    tried first, reaches the person anyway and the Web API is never needed."""
     emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": error}))
     slack.command("internvl2.5-38b lora", emulator.response_url("fallback"))
     (call,) = emulator.wait_for("response")
     assert call.params["response_type"] == "ephemeral"
     assert "InternVL2.5-38B" in call.params["text"]
+    time.sleep(0.3)
+    assert emulator.of("chat.postEphemeral") == []
 
 
-def test_slash_command_answers_through_the_response_url_when_slack_is_down(
+def test_slash_command_falls_back_to_chat_post_ephemeral_when_the_response_url_is_down(
         slack: SlackSender, emulator: SlackEmulator) -> None:
-    emulator.fail("chat.postEphemeral", Fault(status=503, body={"ok": False}, times=100))
+    emulator.fail("response", Fault(status=503, times=100))
     slack.command("internvl2.5-8b", emulator.response_url("down"))
-    (call,) = emulator.wait_for("response", timeout=20)
+    (call,) = emulator.wait_for("chat.postEphemeral", timeout=20)
     assert "InternVL2.5-8B" in call.params["text"]
+    assert len(emulator.of("response")) >= 2  # retried before falling back
 
 
 def test_rate_limited_response_url_waits_and_lands_once(slack: SlackSender,
                                                         emulator: SlackEmulator) -> None:
-    emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": "not_in_channel"}))
     emulator.fail("response", Fault(status=429, headers={"Retry-After": "1"}))
     slack.command("qwen2-72b lora", emulator.response_url("limited"))
     first, second = emulator.wait_for("response", count=2)

@@ -10,9 +10,10 @@ import pytest
 from bot.data_import import apply_import, plan_import
 from bot.engine import Engine
 from bot.knowledge import load_knowledge
-from bot.render_blocks import home_view, message
+from bot.render_blocks import message
 from bot.render_json import render_json
 from bot.render_text import render_text
+from bot.render_views import home_view
 from tests.blockkit import assert_valid_home, assert_valid_message
 from tests.pages import FIXTURES, SEED, five_framework_page, text_page
 
@@ -52,8 +53,14 @@ def test_five_frameworks_answer_render_and_fit_slacks_limits(five: Engine) -> No
     for question in ("qwen2.5-72b", "qwen2.5-72b lora on verl", "qwen 7b", "list", "help"):
         answer = five.ask(question)
         assert_valid_message(message(five.knowledge, answer, question=question, shareable=True))
-    assert_valid_home(home_view(five.knowledge))
-    assert "VeRL" in json.dumps(home_view(five.knowledge), ensure_ascii=False)
+    assert_valid_home(home_view(five.knowledge, "en"))
+    assert "VeRL" in json.dumps(home_view(five.knowledge, "en"), ensure_ascii=False)
+    # A framework that supports none of the entries shown gets a line, not columns.
+    blocks = message(five.knowledge, five.ask("qwen2-vl-7b"))["blocks"]
+    header = [c["text"] for c in blocks[-1]["rows"][0]]
+    assert not any("MindSpeed-RL" in h for h in header)
+    assert any("MindSpeed-MM" in h for h in header)
+    assert "MindSpeed-RL" in json.dumps([b for b in blocks if b["type"] == "context"])
 
 
 def test_an_rl_question_is_answered_from_the_rl_frameworks_when_the_table_has_them(
@@ -88,7 +95,7 @@ def test_one_framework(one: Engine) -> None:
     assert set(row) == {"model", "strategy", "seq_len", "mindspeed_llm"}
     assert "Llama-Factory" not in render_text(one.knowledge, answer)
     assert_valid_message(message(one.knowledge, answer))
-    assert_valid_home(home_view(one.knowledge))
+    assert_valid_home(home_view(one.knowledge, "en"))
     assert "MindSpeed-LLM on Snt9B" in render_text(one.knowledge, one.ask("help"))
 
 

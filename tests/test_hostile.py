@@ -193,7 +193,8 @@ def test_any_text_over_http_gets_exactly_one_well_formed_reply(
     if surface == "mention":
         assert sender.event(mention(text, channel=channel)).status == 200
     else:
-        assert sender.command(text, emulator.response_url(), channel_id=channel).status == 200
+        assert sender.command(text, emulator.response_url(channel),
+                              channel_id=channel).status == 200
     (call,) = emulator.wait_for_channel(channel)
     assert_valid_message(call.params)
     for shown in shown_text(call.params):
@@ -204,7 +205,7 @@ def test_no_example_was_answered_twice(emulator: SlackEmulator) -> None:
     time.sleep(0.5)
     by_channel: dict[str, int] = {}
     for call in emulator.replies():
-        channel = call.params.get("channel", "")
+        channel = emulator.channel_of(call)
         if channel.startswith("CP"):
             by_channel[channel] = by_channel.get(channel, 0) + 1
     assert by_channel and set(by_channel.values()) == {1}

@@ -32,9 +32,9 @@ ANSWERED = {
     "ev_dm_file_share_with_question.json": "chat.postMessage",
     "ev_dm_thread_broadcast.json": "chat.postMessage",
     "docs_app_home_opened.json": "views.publish",
-    "slash_command_enterprise.form": "chat.postEphemeral",
-    "slash_command_empty_text.form": "chat.postEphemeral",
-    "docs_slash_command_legacy.form": "chat.postEphemeral",
+    "slash_command_enterprise.form": "response",
+    "slash_command_empty_text.form": "response",
+    "docs_slash_command_legacy.form": "chat.postEphemeral",  # no response_url in it
     "ia_block_actions_pick_model.payload.json": "chat.update",
     "ia_block_actions_share_from_ephemeral.payload.json": "chat.postMessage",
 }

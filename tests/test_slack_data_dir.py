@@ -11,6 +11,7 @@ import pytest
 
 from bot.data_import import apply_import, plan_import
 from bot.knowledge import default_data_dir
+from tests.blockkit import seen
 from tests.bot_process import SIGNING_SECRET, Bot, running_bot
 from tests.conftest import assert_no_secrets
 from tests.pages import five_framework_page
@@ -42,6 +43,6 @@ def test_the_bot_answers_from_the_data_folder_given(bot: Bot, emulator: SlackEmu
     slack = SlackSender(bot.base_url, SIGNING_SECRET)
     assert slack.event(mention("qwen2.5-72b lora 4k on verl")).status == 200
     (call,) = emulator.wait_for("chat.postMessage")
-    text = call.params["text"]
-    assert "VeRL · Snt9B: 32 cards" in text and "2025-10-22" in text
+    text = seen(call.params)
+    assert "VeRL · Snt9B (cards)\n32 · 4 nodes" in text and "2025-10-22" in text
     assert "MindSpeed-MM" in json.dumps(call.params["blocks"])

@@ -11,14 +11,10 @@ import pytest
 
 from bot.followup import FollowUp
 from bot.render_blocks import PICK_ACTION, SHARE_ACTION
-from tests.blockkit import assert_valid_message
+from tests.blockkit import assert_valid_home, assert_valid_message, seen
 from tests.bot_process import BOT_TOKEN, SIGNING_SECRET, Bot
 from tests.slack_emulator import BOT_USER, Fault, SlackEmulator
 from tests.slack_sender import SlackSender, block_action, direct_message, mention, new_ts
-
-
-def fields_text(params: dict[str, Any]) -> str:
-    return json.dumps(params.get("blocks"), ensure_ascii=False)
 
 
 def settle(emulator: SlackEmulator, seconds: float = 0.5) -> None:
@@ -39,12 +35,14 @@ def test_mention_is_answered_in_its_thread_with_both_frameworks(
     p = call.params
     assert p["channel"] == "C0001" and p["thread_ts"] == event["ts"]
     assert_valid_message(p)
-    blocks = fields_text(p)
-    assert "*MindSpeed-LLM · Snt9B*\\n16 cards, 2 nodes" in blocks
-    assert "*MindSpeed-LLM · Snt9B23*\\n16 DIE (8 cards), 1 node" in blocks
-    assert "*Llama-Factory · Snt9B*\\n32 cards, 4 nodes" in blocks
-    assert "*Llama-Factory · Snt9B23*\\n32 DIE (16 cards), 2 nodes" in blocks
-    assert "Qwen2.5-72B" in p["text"] and "32 cards, 4 nodes" in p["text"]
+    shown = seen(p)
+    assert "MindSpeed-LLM · Snt9B (cards)\n16 · 2 nodes" in shown
+    assert "MindSpeed-LLM · Snt9B23 (DIE)\n16 · 8 cards · 1 node" in shown
+    assert "Llama-Factory · Snt9B (cards)\n32 · 4 nodes" in shown
+    assert "Llama-Factory · Snt9B23 (DIE)\n32 · 16 cards · 2 nodes" in shown
+    # The notification is the sentence that answers, fewest first on each flavour.
+    assert p["text"] == ("Qwen2.5-72B · LoRA · 8K: 16 cards (2 nodes) on Snt9B, 16 DIE "
+                         "(1 node) on Snt9B23, with MindSpeed-LLM.")
     assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
 
 
@@ -54,7 +52,7 @@ def test_mention_inside_a_thread_replies_in_that_thread(
     slack.event(mention("llama3.1-70b full 4k", thread_ts=parent))
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["thread_ts"] == parent
-    assert "64 cards, 8 nodes" in call.params["text"]
+    assert "MindSpeed-LLM · Snt9B (cards)\n32 · 4 nodes" in seen(call.params)
 
 
 def test_direct_message_is_answered_in_the_dm_in_chinese(
@@ -62,7 +60,9 @@ def test_direct_message_is_answered_in_the_dm_in_chinese(
     slack.event(direct_message("Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡"))
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["channel"] == "D0001" and "thread_ts" not in call.params
-    assert "全参" in call.params["text"] and "64 卡，8 节点" in call.params["text"]
+    shown = seen(call.params)
+    assert "全参 · 8K | 64 · 8 个节点 | 64 · 32 张卡 · 4 个节点" in shown
+    assert call.params["text"].startswith("Qwen2.5-72B 最少需要：Snt9B 上 32 张卡（4 个节点）")
     assert_valid_message(call.params)
 
 
@@ -105,8 +105,7 @@ def test_slack_link_markup_is_read_as_the_model(slack: SlackSender,
     slack.event(mention("<https://huggingface.co/Qwen/Qwen2.5-72B-Instruct|huggingface.co/"
                         "Qwen/Qwen2.5-72B-Instruct> full &amp; 4k"))
     (call,) = emulator.wait_for("chat.postMessage")
-    assert "Qwen2.5-72B" in call.params["text"] and "full-parameter · seq 4096" in \
-        call.params["text"]
+    assert call.params["text"].startswith("Qwen2.5-72B · full-parameter · 4K: 32 cards")
 
 
 def test_user_text_cannot_ping_anyone(slack: SlackSender, emulator: SlackEmulator) -> None:
@@ -115,17 +114,18 @@ def test_user_text_cannot_ping_anyone(slack: SlackSender, emulator: SlackEmulato
     posted = json.dumps(call.params, ensure_ascii=False)
     for ping in ("<!channel>", "<!here>", "<@U0002>", "<!subteam"):
         assert ping not in posted
-    assert "qwen2.5-3b" in call.params["text"]
+    assert "Qwen2.5-3B" in call.params["text"]
 
 
 def test_slash_command_answers_privately_with_a_share_button(
         slack: SlackSender, emulator: SlackEmulator) -> None:
     assert slack.command("llama3.1-70b full", emulator.response_url()).status == 200
-    (call,) = emulator.wait_for("chat.postEphemeral")
+    (call,) = emulator.wait_for("response")
     p = call.params
-    assert (p["channel"], p["user"]) == ("C0001", "U0001")
+    assert p["response_type"] == "ephemeral" and not emulator.of("chat.postEphemeral")
     assert_valid_message(p)
-    assert "32 cards, 4 nodes" in p["text"] and "64 cards, 8 nodes" in p["text"]
+    shown = seen(p)
+    assert "full-parameter · 4K | 32 · 4 nodes" in shown and "64 · 8 nodes" in shown
     share = [e for b in p["blocks"] if b["type"] == "actions" for e in b["elements"]
              if e["action_id"] == SHARE_ACTION]
     assert len(share) == 1
@@ -138,20 +138,23 @@ def test_slash_command_answers_privately_with_a_share_button(
 def test_slash_command_alone_shows_usage(slack: SlackSender, emulator: SlackEmulator,
                                          text: str) -> None:
     slack.command(text, emulator.response_url())
-    (call,) = emulator.wait_for("chat.postEphemeral")
+    (call,) = emulator.wait_for("response")
     text = call.params["text"]
     assert "How to use /mincards" in text and "mention me" in text and "in a DM" in text
 
 
-def test_slash_command_falls_back_to_the_response_url(
+def test_slash_command_falls_back_to_chat_post_ephemeral(
         slack: SlackSender, emulator: SlackEmulator) -> None:
-    emulator.fail("chat.postEphemeral", Fault(body={"ok": False, "error": "channel_not_found"}))
-    url = emulator.response_url("private")
+    """The response URL first, as Slack means commands to be answered; when it fails (after
+    its retries), chat.postEphemeral."""
+    emulator.fail("response", Fault(status=404, times=10))
+    url = emulator.response_url("expired")
     slack.command("qwen3-32b lora 8k", url)
-    (call,) = emulator.wait_for("response")
-    assert call.params["_url"].endswith("/private")
-    assert call.params["response_type"] == "ephemeral"
-    assert "16 cards, 2 nodes" in call.params["text"]
+    (call,) = emulator.wait_for("chat.postEphemeral")
+    assert (call.params["channel"], call.params["user"]) == ("C0001", "U0001")
+    assert emulator.of("response")[0].at < call.at
+    assert "8 cards (1 node) on Snt9B" in call.params["text"]
+    assert_valid_message(call.params)
 
 
 def _buttons(params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -172,37 +175,40 @@ def test_choice_button_updates_the_message_keeping_strategy_and_length(
     (update,) = emulator.wait_for("chat.update")
     p = update.params
     assert (p["channel"], p["ts"]) == ("C0001", "1700000000.000123")
-    assert "LoRA · seq 8192" in p["text"] and "full-parameter" not in p["text"]
-    assert "Llama-Factory: Snt9B 1 card, 1 node | Snt9B23 2 DIE (1 card), 1 node" in p["text"]
+    shown = seen(p)
+    assert p["text"].startswith("Qwen2.5-7B · LoRA · 8K:") and "full-parameter" not in shown
+    assert "Llama-Factory · Snt9B (cards)\n1 · 1 node" in shown
+    assert "Llama-Factory · Snt9B23 (DIE)\n2 · 1 card · 1 node" in shown
     assert_valid_message(p)
 
 
 def test_choice_button_on_a_private_answer_replaces_it(slack: SlackSender,
                                                        emulator: SlackEmulator) -> None:
     slack.command("qwen2.5-3b full", emulator.response_url())
-    (asked,) = emulator.wait_for("chat.postEphemeral")
+    (asked,) = emulator.wait_for("response")
     pick = _buttons(asked.params)[0]
     url = emulator.response_url("ephemeral-pick")
     slack.action(block_action(pick["value"], pick["action_id"], url, ephemeral=True))
-    (call,) = emulator.wait_for("response")
+    call = emulator.wait_for("response", count=2)[1]
     assert call.params["replace_original"] is True
     assert call.params["_url"].endswith("/ephemeral-pick")
-    assert "full-parameter" in call.params["text"] and "LoRA" not in call.params["text"]
+    assert "full-parameter" in seen(call.params) and "LoRA" not in seen(call.params)
 
 
 def test_share_button_posts_the_answer_to_the_channel(slack: SlackSender,
                                                       emulator: SlackEmulator) -> None:
     slack.command("gemma3-27b full 8k", emulator.response_url())
-    (asked,) = emulator.wait_for("chat.postEphemeral")
+    (asked,) = emulator.wait_for("response")
     share = next(e for b in asked.params["blocks"] if b["type"] == "actions"
                  for e in b["elements"] if e["action_id"] == SHARE_ACTION)
     slack.action(block_action(share["value"], SHARE_ACTION, emulator.response_url("share"),
                               ephemeral=True))
     (posted,) = emulator.wait_for("chat.postMessage")
     assert posted.params["channel"] == "C0001"
-    assert "48 cards, 6 nodes" in posted.params["text"]
+    assert "48 cards (6 nodes) on Snt9B" in posted.params["text"]
+    assert "Asked by <@U0001>" in seen(posted.params)  # who asked, on the shared post
     assert SHARE_ACTION not in json.dumps(posted.params["blocks"])
-    (cleanup,) = emulator.wait_for("response")
+    cleanup = emulator.wait_for("response", count=2)[1]
     assert cleanup.params == {"delete_original": True, "_url": "/response/share"}
 
 
@@ -214,15 +220,20 @@ def test_forged_button_value_is_ignored(slack: SlackSender, emulator: SlackEmula
     assert emulator.replies() == []
 
 
-def test_app_home_shows_the_whole_table(slack: SlackSender, emulator: SlackEmulator) -> None:
-    slack.event({"type": "app_home_opened", "user": "U0001", "channel": "D0001", "tab": "home",
+@pytest.mark.parametrize(("user", "locale", "title"), [("UZH", "zh-CN", "最小昇腾卡数"),
+                                                       ("UEN", "en-US", "minimum Ascend cards")])
+def test_app_home_is_in_the_persons_language(slack: SlackSender, emulator: SlackEmulator,
+                                             user: str, locale: str, title: str) -> None:
+    emulator.locales[user] = locale
+    slack.event({"type": "app_home_opened", "user": user, "channel": "D0001", "tab": "home",
                  "event_ts": new_ts()})
     (call,) = emulator.wait_for("views.publish")
-    assert call.params["user_id"] == "U0001"
+    (info,) = emulator.of("users.info")
+    assert info.params["user"] == user and info.params["include_locale"] in ("1", "true")
+    assert call.params["user_id"] == user
     view = call.params["view"]
-    assert view["type"] == "home" and len(view["blocks"]) <= 100
-    text = json.dumps(view["blocks"], ensure_ascii=False)
-    assert "qwen3_moe-235B_A22B" in text and "full-parameter 4096: MindSpeed-LLM 256/256" in text
+    assert_valid_home(view)
+    assert title in json.dumps(view["blocks"], ensure_ascii=False)
 
 
 def test_messages_tab_opened_publishes_nothing(slack: SlackSender,

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 
 import pytest
 
+from tests.blockkit import assert_valid_modal, seen
 from tests.bot_process import APP_TOKEN, BOT_TOKEN, Bot, running_bot
 from tests.conftest import assert_no_secrets
 from tests.slack_emulator import SlackEmulator, wait_until
 from tests.slack_sender import event_callback, mention
+from tests.test_views import state
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +35,9 @@ def test_mention_over_socket_mode_is_acked_and_answered(bot: Bot,
     emulator.send_socket_event(event_callback(event))
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["channel"] == "C0001" and call.params["thread_ts"] == event["ts"]
-    assert "Qwen3-30B-A3B" in call.params["text"]
-    assert "MindSpeed-LLM: Snt9B 16 cards, 2 nodes" in call.params["text"]
-    assert "Llama-Factory: Snt9B 32 cards, 4 nodes" in call.params["text"]
+    assert call.params["text"].startswith("Qwen3-30B-A3B · LoRA · 8K: 16 cards (2 nodes)")
+    assert "MindSpeed-LLM · Snt9B (cards)\n16 · 2 nodes" in seen(call.params)
+    assert "Llama-Factory · Snt9B (cards)\n32 · 4 nodes" in seen(call.params)
     assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
 
 
@@ -58,7 +61,7 @@ def test_reconnects_after_slack_drops_the_socket(bot: Bot, emulator: SlackEmulat
     event = mention("deepseek r1 lora")
     emulator.send_socket_event(event_callback(event))
     (call,) = emulator.wait_for("chat.postMessage")
-    assert "DeepSeek" in call.params["text"] and "64 cards, 8 nodes" in call.params["text"]
+    assert "DeepSeek" in call.params["text"] and "64 cards (8 nodes)" in call.params["text"]
 
 
 def test_redelivered_event_over_the_socket_is_answered_once(bot: Bot,
@@ -72,6 +75,21 @@ def test_redelivered_event_over_the_socket_is_answered_once(bot: Bot,
     assert len(emulator.of("chat.postMessage")) == 1
 
 
+def test_the_ask_form_is_answered_in_the_socket_acknowledgement(bot: Bot,
+                                                               emulator: SlackEmulator) -> None:
+    """Over Socket Mode a modal's answer travels in the envelope's ack, as Slack expects."""
+    submission = {"type": "view_submission", "user": {"id": "U0001", "team_id": "T0001"},
+                  "team": {"id": "T0001"}, "api_app_id": "A0001", "token": "legacy",
+                  "trigger_id": "1.2.3",
+                  "view": {"id": "V1", "type": "modal", **state("glm4-9b", "full", "8192")}}
+    envelope = emulator.send_envelope("interactive", submission)
+    ack = wait_until(lambda: emulator.ws_acks.get(envelope), 10, "no ack")
+    assert ack["payload"]["response_action"] == "update"
+    view = ack["payload"]["view"]
+    assert_valid_modal(view)
+    assert "GLM-4-9B · full-parameter · 8K:" in json.dumps(view, ensure_ascii=False)
+
+
 def test_slash_commands_on_a_slow_slack_are_all_acknowledged_in_time(
         emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Replies waiting on Slack (here 1 s a call) never hold up the next acknowledgement."""
@@ -82,14 +100,15 @@ def test_slash_commands_on_a_slow_slack_are_all_acknowledged_in_time(
             for i in range(30):
                 command = {"command": "/mincards", "text": "qwen2.5-72b lora 8k",
                            "channel_id": f"CSLOW{i}", "user_id": "U0001", "team_id": "T0001",
-                           "response_url": emulator.response_url(), "trigger_id": "1.2.3",
+                           "response_url": emulator.response_url(f"CSLOW{i}"),
+                           "trigger_id": "1.2.3",
                            "api_app_id": "A0001", "token": "legacy"}
                 sent[emulator.send_envelope("slash_commands", command)] = time.monotonic()
             acked = wait_until(lambda: all(emulator.acked_at(e) for e in sent) and sent, 10,
                                "not every command was acknowledged")
             assert acked
             assert max(emulator.acked_at(e) - at for e, at in sent.items()) < 3  # Slack's limit
-            calls = emulator.wait_for("chat.postEphemeral", count=30, timeout=15)
-            assert {c.params["channel"] for c in calls} == {f"CSLOW{i}" for i in range(30)}
+            calls = emulator.wait_for("response", count=30, timeout=15)
+            assert {c.params["_url"] for c in calls} == {f"/response/CSLOW{i}" for i in range(30)}
         finally:
             emulator.latency = 0.0

@@ -1,0 +1,49 @@
+"""Example questions to click, made from the loaded table so they always have an answer.
+
+Taken from the table rather than written down: a new page version that drops a model must not
+leave help offering a question about it.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.knowledge import Knowledge
+from bot.language import Language
+from bot.render_words import seq_short
+from bot.sizes import size_value
+
+
+def examples(knowledge: Knowledge, language: Language) -> list[str]:
+    """A lookup with strategy and length, a budget, a comparison and a capacity question."""
+    key = ("examples", language)
+    return knowledge.memoized(key, lambda: _examples(knowledge, language))
+
+
+def _examples(knowledge: Knowledge, language: Language) -> list[str]:
+    table = knowledge.table
+    cat = knowledge.catalogue
+    models = list(table.models())
+    if not models:
+        return []
+    strategies = {m: {e.strategy for e in table.entries_for(m)} for m in models}
+    # The model listed most fully (every strategy), the biggest of those: the usual question.
+    model = max(models, key=lambda m: (len(strategies[m]), len(table.entries_for(m)),
+                                       size_value(cat[m].size)))
+    entries = table.entries_for(model)
+    last = knowledge.strategies[-1] if knowledge.strategies else entries[0].strategy
+    entry = max((e for e in entries if e.strategy == last), key=lambda e: e.seq_len,
+                default=entries[0])
+    out = [t(language, "example.lookup", model=cat[model].display,
+             strategy=knowledge.strategy_label(entry.strategy, language),
+             seq=seq_short(entry.seq_len))]
+    first = knowledge.hardware.flavours[table.flavours[0]]
+    out.append(t(language, "example.budget", model=cat[model].display, count=first.per_node))
+    # Its nearest neighbour in the same family and version, for a comparison.
+    family = [m for m in models if m != model and cat[m].family == cat[model].family
+              and cat[m].versions == cat[model].versions and cat[m].variant == cat[model].variant]
+    if family:
+        other = min(family, key=lambda m: abs(size_value(cat[m].size)
+                                              - size_value(cat[model].size)))
+        out.append(t(language, "example.compare", a=cat[other].display, b=cat[model].display))
+    out.append(t(language, "example.capacity", count=2))
+    return out

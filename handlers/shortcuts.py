@@ -1,0 +1,90 @@
+"""Shortcuts: "Ask mincards" (global) opens a form and answers in it, privately; "How many cards
+for this?" (on a message) answers about that message's text, only to the person who asked."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.i18n import t
+from bot.language import language_of
+from bot.render_blocks import message
+from bot.render_views import (
+    ASK_VIEW,
+    BUDGET_INPUT,
+    MODEL_INPUT,
+    answer_modal,
+    ask_modal,
+    read_modal,
+)
+from bot.slack_text import escape, from_slack
+from handlers.commands import reply_privately
+from handlers.services import Services
+
+ASK_SHORTCUT = "mincards_ask"  # global shortcut callback_id
+THIS_SHORTCUT = "mincards_this"  # message shortcut callback_id
+SCOPES = ("commands",)
+log = logging.getLogger(__name__)
+
+
+def _id(body: dict[str, Any], key: str) -> str | None:
+    part = body.get(key)
+    value = part.get("id") if isinstance(part, dict) else None
+    return value if isinstance(value, str) and value else None
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    knowledge = services.engine.knowledge
+
+    @app.shortcut(ASK_SHORTCUT)
+    @services.inflight.track
+    async def open_form(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        trigger, user = body.get("trigger_id"), _id(body, "user")
+        if not isinstance(trigger, str) or not trigger:
+            log.warning("global shortcut without a trigger_id; no form to open")
+            return
+        language = await services.locales.language(client, user) if user else "en"
+        await client.views_open(trigger_id=trigger, view=ask_modal(knowledge, language))
+
+    @app.view(ASK_VIEW)
+    async def answer_form(ack: AsyncAck, body: dict[str, Any]) -> None:
+        form = read_modal(body.get("view"))
+        lang = form.language
+        budget = services.engine.read_budget(form.budget) if form.budget else None
+        errors = {}
+        if not form.model:
+            errors[MODEL_INPUT] = t(lang, "blocks.pick_model")
+        if form.budget and budget is None:
+            errors[BUDGET_INPUT] = t(lang, "modal.budget.unread")
+        if errors:
+            await ack(response_action="errors", errors=errors)
+            return
+        assert form.model is not None
+        answer = services.engine.form(
+            lang, form.model, strategies=(form.strategy,) if form.strategy else (),
+            seq_lens=(form.seq_len,) if form.seq_len else (), budget=budget)
+        # The answer replaces the form: only the person who filled it in sees it.
+        await ack(response_action="update", view=answer_modal(knowledge, answer))
+
+    @app.shortcut(THIS_SHORTCUT)
+    @services.inflight.track
+    async def answer_message(ack: AsyncAck, body: dict[str, Any],
+                             client: AsyncWebClient) -> None:
+        await ack()
+        shown = body.get("message")
+        text = from_slack(str(shown.get("text") or "")) if isinstance(shown, dict) else ""
+        if text.strip():
+            answer = services.engine.ask(text)
+            payload = message(knowledge, answer, question=text,
+                              shareable=answer.intent != "help")
+        else:
+            note = escape(t(language_of(text), "shortcut.no_text"))
+            payload = {"text": note, "blocks": [
+                {"type": "section", "text": {"type": "mrkdwn", "text": note}}]}
+        await reply_privately(services, client, payload, body.get("response_url"),
+                              _id(body, "channel"), _id(body, "user"))
