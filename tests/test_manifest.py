@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers import commands
+from handlers import commands, shortcuts
 from handlers.app import SURFACES
 from handlers.settings import Settings
 from tests.conftest import ROOT
@@ -29,6 +29,8 @@ def test_scopes_events_and_command_match_the_code(mode: str) -> None:
     assert set(manifest["oauth_config"]["scopes"]["bot"]) == scopes
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == commands.COMMAND
+    assert {(s["type"], s["callback_id"]) for s in manifest["features"]["shortcuts"]} == {
+        ("global", shortcuts.ASK_SHORTCUT), ("message", shortcuts.THIS_SHORTCUT)}
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     home = manifest["features"]["app_home"]
     assert home["home_tab_enabled"] and home["messages_tab_enabled"]
@@ -61,3 +63,30 @@ def test_procfile_has_web_and_worker() -> None:
     lines = dict(line.split(": ", 1) for line in
                  Path(ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line)
     assert lines == {"web": "mincards serve --mode http", "worker": "mincards serve --mode socket"}
+
+
+@pytest.mark.parametrize("mode", MANIFESTS)
+def test_manifest_validates_against_slacks_own_schema(mode: str) -> None:
+    """Slack's JSON schema (../shared/slack-manifest-schema), its versioned parts resolved to
+    the local copies by their published addresses."""
+    jsonschema = pytest.importorskip("jsonschema")
+    referencing = pytest.importorskip("referencing")
+    folder = ROOT.parent / "shared" / "slack-manifest-schema"
+    if not folder.exists():
+        pytest.skip("../shared/slack-manifest-schema is not beside this checkout")
+    top = json.loads((folder / "manifest.schema.json").read_text(encoding="utf-8"))
+    resources = []
+    for part in ("manifest.schema.1.0.0.json", "manifest.schema.2.0.0.json"):
+        schema = json.loads((folder / part).read_text(encoding="utf-8"))
+        resource = referencing.Resource.from_contents(
+            schema, default_specification=referencing.jsonschema.DRAFT7)
+        resources.append((f"https://raw.githubusercontent.com/slackapi/manifest-schema/v0.5.0/"
+                          f"schemas/{part}", resource))
+    registry = referencing.Registry().with_resources(resources)
+    validator = jsonschema.Draft7Validator(top, registry=registry)
+    errors = [f"{list(e.absolute_path)}: {e.message[:200]}"
+              for e in validator.iter_errors(load(mode))]
+    assert errors == []
+    bad = load(mode)
+    bad["features"]["shortcuts"][0]["name"] = "x" * 25  # the schema does check
+    assert list(validator.iter_errors(bad))
