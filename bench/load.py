@@ -141,7 +141,8 @@ def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
     question = QUESTIONS[index % len(QUESTIONS)]
     if index % 3 == 2:
         form = {"command": "/mincards", "text": question, "channel_id": channel,
-                "user_id": "U0001", "team_id": "T0001", "response_url": emulator.response_url(),
+                "user_id": "U0001", "team_id": "T0001",
+                "response_url": emulator.response_url(channel),
                 "trigger_id": "1.2.3", "api_app_id": "A0001", "token": "legacy"}
         return channel, urlencode(form).encode(), "application/x-www-form-urlencoded"
     body = json.dumps(event_callback(mention(question, channel=channel))).encode()
@@ -193,13 +194,13 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
     deadline = time.monotonic() + drain_seconds
     wanted = {s.channel for s in sent if s.status == 200}
     while time.monotonic() < deadline:
-        if wanted <= {c.params.get("channel") for c in emulator.replies()}:
+        if wanted <= {emulator.channel_of(c) for c in emulator.replies()}:
             break
         time.sleep(0.1)
     time.sleep(0.5)  # anything doubled arrives too
     replies: dict[str, int] = {}
     for call in emulator.replies():
-        channel = call.params.get("channel", "")
+        channel = emulator.channel_of(call)
         replies[channel] = replies.get(channel, 0) + 1
     memory_end = rss_mb(bot.process.pid)
     acked = [s for s in sent if s.status == 200]
