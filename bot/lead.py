@@ -21,6 +21,7 @@ from bot.render_words import (
     amount,
     asked_columns,
     asked_name,
+    entry_heading,
     help_intro,
     join_words,
     plural,
@@ -86,12 +87,6 @@ def lows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[
     return out
 
 
-def entry_label(knowledge: Knowledge, language: Language, entry: Entry) -> str:
-    """'LoRA · 8K': a row of the table, short enough for a phone."""
-    return (f"{knowledge.strategy_label(entry.strategy, language)} · "
-            f"{seq_short(entry.seq_len)}")
-
-
 def _where(knowledge: Knowledge, language: Language, low: Low, several: bool) -> str:
     """'MindSpeed-LLM', or with several entries 'LoRA · 4K, MindSpeed-LLM'."""
     names = join_words(language, [knowledge.framework_names[f] for f in low.frameworks], "or")
@@ -111,7 +106,7 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style) -> str:
     model = knowledge.catalogue[answer.models[0]].display
     rows = answer.rows
     several = len(rows) > 1
-    subject = model if several else f"{model} · {entry_label(knowledge, lang, rows[0])}"
+    subject = model if several else f"{model} · {entry_heading(knowledge, lang, rows[0])}"
     found = lows(knowledge, answer, rows)
     if not found:
         return style.text(t(lang, "lead.unsupported", subject=subject))

@@ -31,7 +31,7 @@ from bot.followup import FollowUp
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
-from bot.lead import MRKDWN, entry_label, lead
+from bot.lead import MRKDWN, lead
 from bot.render_budget import verdict_lines
 from bot.render_notes import split_notes
 from bot.render_table import (
@@ -44,6 +44,7 @@ from bot.render_table import (
     unsupported_line,
 )
 from bot.render_text import help_text
+from bot.render_words import entry_heading
 from bot.slack_limits import SlackLimits, limits
 from bot.slack_text import code, escape
 from bot.table import Entry
@@ -151,7 +152,7 @@ def _not_covered_options(knowledge: Knowledge, answer: Answer) -> list[tuple[str
     out: list[tuple[str, FollowUp]] = []
     if asked and answer.seq_lens:
         for e in sorted((e for e in entries if e.strategy in asked), key=lambda e: e.seq_len):
-            label = entry_label(knowledge, answer.language, e)
+            label = entry_heading(knowledge, answer.language, e)
             out.append((label, FollowUp(language=answer.language, context=replace(base,
                 strategies=(e.strategy,), seq_lens=(e.seq_len,), frameworks=keep_fws,
                 flavours=keep_fls))))
@@ -327,8 +328,10 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
                                          lim.max_button_value), lim, primary=True)],
                              lim, SHARE_BLOCK))
     if extra:
-        # Before the table, which Slack shows last whatever its place.
-        at = len(blocks) - 1 if blocks[-1]["type"] == "table" else len(blocks)
+        # With the feedback buttons, after the answer and before the footer and table.
+        kinds = [b["type"] for b in blocks]
+        at = kinds.index("context_actions") + 1 if "context_actions" in kinds else (
+            len(blocks) - 1 if kinds[-1] == "table" else len(blocks))
         blocks[at:at] = extra
     if len(blocks) > lim.max_message_blocks:  # never so far: keep the lead and the table
         blocks = [*blocks[: lim.max_message_blocks - 1], blocks[-1]]

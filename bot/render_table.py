@@ -16,8 +16,8 @@ from bot.blocks import Block, bold_cell, fields, raw_cell, table
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
-from bot.lead import columns, entry_label, lows
-from bot.render_words import framework_list, plural
+from bot.lead import columns, lows
+from bot.render_words import entry_heading, framework_list, plural
 from bot.slack_limits import SlackLimits
 from bot.slack_text import escape
 from bot.table import Entry
@@ -159,5 +159,5 @@ def entry_rows(knowledge: Knowledge, answer: Answer, entries: Sequence[Entry],
                with_model: bool = False) -> list[Row]:
     lang = answer.language
     cat = knowledge.catalogue
-    return [Row(f"{cat[e.model].display} · {entry_label(knowledge, lang, e)}" if with_model
-                else entry_label(knowledge, lang, e), e) for e in entries]
+    return [Row(f"{cat[e.model].display} · {entry_heading(knowledge, lang, e)}" if with_model
+                else entry_heading(knowledge, lang, e), e) for e in entries]

@@ -38,8 +38,9 @@ def join_words(language: Language, items: list[str], last: str = "and") -> str:
 
 
 def entry_heading(knowledge: Knowledge, language: Language, entry: Entry) -> str:
-    return (f"{knowledge.strategy_label(entry.strategy, language)} · "
-            f"{t(language, 'seq', seq_len=entry.seq_len)}")
+    """'LoRA · 8K': an entry as every part of a reply names it (the table's rows, the lead,
+    the verdicts), short enough for a phone."""
+    return f"{knowledge.strategy_label(entry.strategy, language)} · {seq_short(entry.seq_len)}"
 
 
 def flavour_units(knowledge: Knowledge, language: Language) -> str:

@@ -164,7 +164,7 @@ def test_a_strategy_is_a_data_change(data_copy: Path, tmp_path: Path) -> None:
     answer = engine.ask("qwen2.5-7b grpo 32k")
     assert answer.intent == "lookup" and [e.key for e in answer.rows] == [
         ("qwen2.5-7b", "grpo", 32768)]
-    assert "GRPO · seq 32768" in render_text(engine.knowledge, answer)
+    assert "GRPO · 32K" in render_text(engine.knowledge, answer)
     assert engine.ask("qwen2.5-7b dpo").intent == "not_covered"
 
 
