@@ -139,6 +139,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.compare.same": "they need the same on {flavours}",
         "lead.compare.depends": "which needs fewer on {flavours} depends on the entry",
         "lead.compare.counts": " ({counts})",
+        "lead.compare.from": "{model} from {count}",
         "warn.title": "Before you plan on it:",
         "info.title": "Also:",
         "blocks.footer": "ModelArts minimum card table, {date} · table name {key} · reference "
@@ -314,6 +315,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.compare.same": "{flavours} 上两者需要的一样多",
         "lead.compare.depends": "{flavours} 上哪个更少取决于配置",
         "lead.compare.counts": "（{counts}）",
+        "lead.compare.from": "{model} 最少 {count}",
         "warn.title": "规划前请注意：",
         "info.title": "另外：",
         "blocks.footer": "ModelArts 模型最小卡数配置，{date} · 表中名称 {key} · "

@@ -150,14 +150,13 @@ def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
     def named(flavour: str) -> str:
         """'Snt9B', with each model's count when one entry is compared there."""
         name = knowledge.flavour_display(flavour)
-        if len(sides[flavour]) != 1:
-            return name
-        side = sides[flavour][0]
-        return name + t(lang, "lead.compare.counts", counts=t(lang, "list_sep").join(
-            t(lang, "compare.count", model=cat[m].display,
-              count=t(lang, "not_supported") if f.count is None
-              else amount(knowledge, lang, flavour, f.count))
-            for m, f in side.fewest.items()))
+        key = "compare.count" if len(sides[flavour]) == 1 else "lead.compare.from"
+        counts = []
+        for m in answer.models:
+            known = [c for side in sides[flavour] if (c := side.fewest[m].count) is not None]
+            counts.append(t(lang, key, model=cat[m].display, count=amount(
+                knowledge, lang, flavour, min(known)) if known else t(lang, "not_supported")))
+        return name + t(lang, "lead.compare.counts", counts=t(lang, "list_sep").join(counts))
 
     parts = []
     for verdict, flavours in groups.items():

@@ -79,9 +79,13 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
             for fw, by_flavour in answer.fits.get(e.key, {}).items():
                 strong |= {(e.key, fw, fl) for fl, fit in by_flavour.items() if fit}
     else:
-        for low in lows(knowledge, answer, tuple(entries)):
-            strong |= {(e.key, fw, low.flavour) for e in low.entries for fw in low.frameworks
-                       if e.count(fw, low.flavour) == low.count}
+        # The fewest the lead names: over all rows, or for a comparison each model's own.
+        groups = ([tuple(e for e in entries if e.model == m) for m in answer.models]
+                  if answer.intent == "compare" else [tuple(entries)])
+        for group in groups:
+            for low in lows(knowledge, answer, group):
+                strong |= {(e.key, fw, low.flavour) for e in low.entries
+                           for fw in low.frameworks if e.count(fw, low.flavour) == low.count}
     return Layout(tuple(rows), tuple((fw, fl) for fw in shown for fl in flavours),
                   tuple(unsupported), frozenset(strong))
 
@@ -142,7 +146,10 @@ def entry_lines(knowledge: Knowledge, answer: Answer, grid: Layout) -> list[str]
                     continue
                 text, strong = _cell(knowledge, answer, grid, row.entry, column)
                 shown = f"*{escape(text)}*" if strong else escape(text)
-                cells.append(f"{escape(knowledge.flavour_display(column[1]))} {shown}")
+                unit = t(answer.language, "flavour_unit",
+                         flavour=knowledge.flavour_display(column[1]),
+                         unit=unit_name(knowledge, answer.language, column[1]))
+                cells.append(f"{escape(unit)} {shown}")
             lines.append(f"{escape(knowledge.framework_names[fw])}: " + " · ".join(cells))
         out.append("\n".join(lines))
     return out

@@ -320,3 +320,15 @@ def test_buttons_written_by_the_first_release_still_work(engine: Engine) -> None
     assert old is not None
     answer = engine.follow(old)
     assert [e.key for e in answer.rows] == [("qwen2.5-72b", "lora", 8192)]
+
+
+def test_a_comparison_leads_with_who_needs_fewer_and_each_ones_fewest(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-32b vs qwen2.5-72b lora")
+    lead = message(engine.knowledge, answer)["text"]
+    assert lead.startswith("Qwen2.5-32B needs fewer on Snt9B")
+    for model, display in (("qwen2.5-32b", "Qwen2.5-32B"), ("qwen2.5-72b", "Qwen2.5-72B")):
+        rows = [r for r in oracle.rows() if r.model == model and r.strategy == "lora"]
+        for flavour, unit in (("snt9b", "cards"), ("snt9b23", "DIE")):
+            low = min(c for r in rows for (_, fl), c in r.counts.items()
+                      if fl == flavour and c is not None)
+            assert f"{display} from {low} {unit}" in lead
