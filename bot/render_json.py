@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.answer import Answer
 from bot.knowledge import Knowledge
+from bot.lead import lead
 from bot.render_text import render_text
 from bot.table import Entry, Table
 
@@ -39,6 +40,7 @@ def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
         "models": list(answer.models),
         "candidates": list(answer.candidates),
         "rows": rows,
+        "lead": lead(knowledge, answer),
         "text": render_text(knowledge, answer),
         "language": answer.language,
         "notes": [{"kind": n.kind, **n.args} for n in answer.notes],

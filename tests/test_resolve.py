@@ -125,7 +125,9 @@ def test_json_shape(engine: Engine) -> None:
     assert payload["table"] == {"date": "2025-06-24", "title": engine.knowledge.table.source.title,
                                 "frameworks": ["mindspeed_llm", "llama_factory"],
                                 "flavours": ["snt9b", "snt9b23"]}
-    assert payload["text"].startswith("Qwen2.5-VL-7B · LoRA · 4K: 1 card (1 node) on Snt9B")
+    assert payload["lead"] == ("Qwen2.5-VL-7B · LoRA · 4K: 1 card (1 node) on Snt9B, 2 DIE "
+                               "(1 node) on Snt9B23, with Llama-Factory.")
+    assert payload["text"].startswith(payload["lead"])
 
 
 def test_user_text_is_never_echoed_raw(engine: Engine) -> None:

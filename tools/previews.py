@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Draw the bot's replies as Slack roughly shows them, and screenshot them for docs/.
+
+    .venv/bin/python tools/previews.py              # HTML and PNGs into docs/previews/, docs/
+    .venv/bin/python tools/previews.py --html-only  # HTML only (no Chromium needed)
+
+Uses ../shared/tools/blockkit_preview.py (or --preview-tool) to turn Block Kit into HTML, and
+headless Chromium (`apt-get install -y chromium fonts-noto-cjk`) for the pictures, at a desktop
+width and a phone width. Every reply is built by the same pure functions the bot uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.engine import Engine  # noqa: E402
+from bot.render_blocks import message  # noqa: E402
+from bot.render_views import home_view  # noqa: E402
+
+# (file name, question, asked with the slash command): one per kind of reply, both languages.
+SCENES = [
+    ("lookup-one", "qwen 2.5 72b lora 8k?", False),
+    ("lookup-table", "Qwen/Qwen2.5-72B-Instruct", False),
+    ("lookup-zh", "Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡", False),
+    ("budget", "/mincards can I train llama3.1-70b full on 4 nodes?", True),
+    ("capacity", "what fits on 2 nodes?", False),
+    ("compare", "qwen2.5-32b vs qwen2.5-72b lora", False),
+    ("not-found", "qwen2.5-3b", False),
+    ("not-covered", "mixtral lora", False),
+    ("ambiguous-zh", "千问 7b 全参", False),
+    ("help", "help", False),
+    ("list", "list", False),
+]
+# The pictures the README shows, at desktop (d) and phone (p) width.
+DOCS = ["lookup-table", "lookup-one", "lookup-zh", "budget", "not-found", "home-zh"]
+
+
+def payloads(engine: Engine) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name, question, slash in SCENES:
+        text = question.removeprefix("/mincards ").strip()
+        answer = engine.ask(text)
+        out[name] = {**message(engine.knowledge, answer, question=text, shareable=slash),
+                     "_question": question, "_ephemeral": slash, "_thread": not slash}
+    out["home-en"] = home_view(engine.knowledge, "en",
+                               engine.ask("qwen2.5-72b lora 8k"))
+    out["home-zh"] = home_view(engine.knowledge, "zh",
+                               engine.ask("千问2.5-72b LoRA 8K"))
+    return out
+
+
+def render(tool: Path, payload: dict[str, Any], width: int, html: Path) -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
+                                     encoding="utf-8") as f:
+        json.dump(payload, f, ensure_ascii=False)
+    subprocess.run([sys.executable, str(tool), f.name, "--width", str(width), "--fallback",
+                    "-o", str(html)], check=True)
+    Path(f.name).unlink()
+
+
+def screenshot(chromium: str, html: Path, png: Path, width: int, height: int) -> None:
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--hide-scrollbars",
+                    f"--screenshot={png}", f"--window-size={width},{height}",
+                    html.resolve().as_uri()], check=True, capture_output=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--preview-tool", type=Path,
+                    default=ROOT.parent / "shared" / "tools" / "blockkit_preview.py")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs")
+    ap.add_argument("--html-only", action="store_true")
+    args = ap.parse_args()
+    if not args.preview_tool.exists():
+        print(f"no preview tool at {args.preview_tool}: pass --preview-tool", file=sys.stderr)
+        return 2
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not args.html_only and not chromium:
+        print("no chromium: apt-get install -y chromium fonts-noto-cjk, or --html-only",
+              file=sys.stderr)
+        return 2
+    work = args.out / "previews"
+    work.mkdir(parents=True, exist_ok=True)
+    for name, payload in payloads(Engine()).items():
+        for tag, width, window, height in (("d", 860, 900, 1100), ("p", 400, 420, 1500)):
+            html = work / f"{name}-{tag}.html"
+            render(args.preview_tool, payload, width, html)
+            if args.html_only or chromium is None:
+                continue
+            target = args.out if name in DOCS else work
+            screenshot(chromium, html, target / f"{name}-{tag}.png", window, height)
+    print(f"wrote {work}" + ("" if args.html_only else f" and PNGs in {args.out}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
