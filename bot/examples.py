@@ -6,6 +6,9 @@ leave help offering a question about it.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
@@ -19,6 +22,10 @@ def examples(knowledge: Knowledge, language: Language) -> list[str]:
     return knowledge.memoized(key, lambda: _examples(knowledge, language))
 
 
+def _newest(versions: Iterable[str]) -> float:
+    return max((float(v) for v in versions if v.replace(".", "", 1).isdigit()), default=0.0)
+
+
 def _examples(knowledge: Knowledge, language: Language) -> list[str]:
     table = knowledge.table
     cat = knowledge.catalogue
@@ -26,9 +33,12 @@ def _examples(knowledge: Knowledge, language: Language) -> list[str]:
     if not models:
         return []
     strategies = {m: {e.strategy for e in table.entries_for(m)} for m in models}
-    # The model listed most fully (every strategy), the biggest of those: the usual question.
-    model = max(models, key=lambda m: (len(strategies[m]), len(table.entries_for(m)),
-                                       size_value(cat[m].size)))
+    # The usual question: a model listed with every strategy, from the family the table lists
+    # most of, listed most fully, the biggest of those.
+    families = Counter(cat[m].family for m in models)
+    model = max(models, key=lambda m: (len(strategies[m]), families[cat[m].family],
+                                       len(table.entries_for(m)), size_value(cat[m].size),
+                                       _newest(cat[m].versions)))
     entries = table.entries_for(model)
     last = knowledge.strategies[-1] if knowledge.strategies else entries[0].strategy
     entry = max((e for e in entries if e.strategy == last), key=lambda e: e.seq_len,

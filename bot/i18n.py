@@ -14,7 +14,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "not_supported": "not supported",
         "die_cards": "{die} DIE ({cards} {cards_word})",
         "count_nodes": "{count}, {nodes} {nodes_word}",
-        "table_name": "(table: {key})",
+        "table_name": " (table: {key})",
         "notes": "Notes:",
         "you_asked": "You asked about {what}:",
         "lookup.title": "Minimum cards for {model}",
@@ -28,9 +28,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "list.title": "Models in the table ({count}):",
         "list.family": "{family}: {models}",
         "help": "Ask me how many Ascend NPUs a model needs to fine-tune or train, e.g.\n"
-                "  qwen 2.5 72b lora 8k\n"
-                "  Qwen/Qwen2.5-72B-Instruct full\n"
-                "  llama3.1-70b full 4096 on {framework}\n"
+                "{examples}\n"
                 "Name the model (Hugging Face ids and typos are fine), and optionally "
                 "{strategies} and a sequence length. I answer for {frameworks} on {flavours}. "
                 "Say \u201clist\u201d for every model.",
@@ -205,8 +203,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "node": "节点",
         "nodes": "节点",
         "not_supported": "不支持",
-        "die_cards": "{die} DIE（{cards} {cards_word}）",
-        "count_nodes": "{count}，{nodes} {nodes_word}",
+        "die_cards": "{die} DIE（{cards} 张卡）",
+        "count_nodes": "{count}，{nodes} 个节点",
         "table_name": "（表中名称：{key}）",
         "notes": "说明：",
         "you_asked": "你问的是 {what}：",
@@ -220,9 +218,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "list.title": "表中的模型（{count} 个）：",
         "list.family": "{family}：{models}",
         "help": "问我微调或训练某个模型需要几张昇腾卡，例如：\n"
-                "  千问2.5-72B LoRA 8K 需要几张卡\n"
-                "  Qwen/Qwen2.5-72B-Instruct 全参\n"
-                "  llama3.1-70b 全参 4096 {framework}\n"
+                "{examples}\n"
                 "写上模型名（Hugging Face 名称、拼写错误都可以），可加{strategies}、序列长度。"
                 "我会给出 {frameworks} 在 {flavours} 上的卡数。"
                 "发送\u201c模型列表\u201d查看全部模型。",

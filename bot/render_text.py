@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.answer import Answer, Note
+from bot.examples import examples
 from bot.i18n import t
 from bot.knowledge import Knowledge
 from bot.language import Language
@@ -30,16 +31,16 @@ def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
     hw = knowledge.hardware
     name = knowledge.framework_names[framework]
     if not entry.supports(framework):
-        return f"{name}: {t(language, 'not_supported')}"
+        return f"{name}{t(language, 'colon')}{t(language, 'not_supported')}"
     cells = [f"{hw.flavours[fl].display} "
              f"{count_text(hw, language, fl, entry.count(framework, fl))}"
              for fl in knowledge.table.flavours]
-    return f"{name}: " + " | ".join(cells)
+    return f"{name}{t(language, 'colon')}" + " | ".join(cells)
 
 
 def help_text(knowledge: Knowledge, language: Language) -> str:
     table = knowledge.table
-    return t(language, "help", framework=table.frameworks[-1].name,
+    return t(language, "help", examples="\n".join(f"  {q}" for q in examples(knowledge, language)),
              strategies=join_words(language, [knowledge.strategy_label(s, language)
                                                for s in table.strategies()], "or"),
              frameworks=framework_list(knowledge, language, list(table.framework_ids)),
@@ -146,8 +147,8 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
         info = cat[answer.models[0]]
         lines += verdict_lines(knowledge, answer)[1:]
         lines.append("")
-        lines.append(f"{t(lang, 'lookup.title', model=info.display)} "
-                     f"{t(lang, 'table_name', key=info.key)}")
+        lines.append(t(lang, "lookup.title", model=info.display)
+                     + t(lang, "table_name", key=info.key))
         lines += _entries(knowledge, answer, answer.rows)
     elif answer.intent == "capacity":
         for model, model_lines in capacity_lines(knowledge, answer).items():
@@ -156,8 +157,8 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
     elif answer.intent == "compare":
         lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
         for model in answer.models:
-            lines += ["", f"{t(lang, 'lookup.title', model=cat[model].display)} "
-                          f"{t(lang, 'table_name', key=model)}"]
+            lines += ["", t(lang, "lookup.title", model=cat[model].display)
+                      + t(lang, "table_name", key=model)]
             lines += _entries(knowledge, answer, tuple(e for e in answer.rows
                                                        if e.model == model))[1:]
     elif answer.intent == "ambiguous":

@@ -25,7 +25,8 @@ def count_text(hw: Hardware, language: Language, flavour: str, count: int | None
         amount = t(language, "die_cards", die=count, cards=cards,
                    cards_word=plural(language, cards, "card", "cards"))
     else:
-        amount = f"{count} {plural(language, count, 'card', 'cards')}"
+        amount = t(language, "card_count", n=count,
+                   word=plural(language, count, "card", "cards"))
     return t(language, "count_nodes", count=amount, nodes=nodes,
              nodes_word=plural(language, nodes, "node", "nodes"))
 

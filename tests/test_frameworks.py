@@ -9,6 +9,7 @@ import pytest
 
 from bot.data_import import apply_import, plan_import
 from bot.engine import Engine
+from bot.examples import examples
 from bot.knowledge import load_knowledge
 from bot.render_blocks import message
 from bot.render_json import render_json
@@ -178,3 +179,14 @@ def test_a_data_folder_in_the_first_format_still_loads_and_answers_the_same(
         a, b = old.ask(question), engine.ask(question)
         assert (a.intent, a.models, a.candidates) == (b.intent, b.models, b.candidates), question
         assert render_json(old.knowledge, a)["rows"] == render_json(engine.knowledge, b)["rows"]
+
+
+def test_help_examples_come_from_the_loaded_table(five: Engine, one: Engine) -> None:
+    for engine in (five, one):
+        for language in ("en", "zh"):
+            asks = examples(engine.knowledge, language)
+            assert len(asks) >= 3
+            for question in asks:
+                answer = engine.ask(question)
+                assert answer.intent in ("lookup", "compare", "capacity"), question
+                assert answer.language == language

@@ -12,6 +12,7 @@ from bot.engine import Engine
 from bot.followup import FollowUp
 from bot.language import LANGUAGES, Language
 from bot.render_blocks import message
+from bot.render_text import render_text
 from bot.render_views import (
     ASK_VIEW,
     BUDGET_INPUT,
@@ -154,3 +155,10 @@ def test_chinese_home_and_modal_are_chinese(engine: Engine) -> None:
         texts = shown_text({"blocks": view["blocks"]})
         texts += [view[k]["text"] for k in ("title", "submit", "close") if k in view]
         assert english_words(engine, texts) == []
+
+
+@pytest.mark.parametrize("question", ["千问2.5-72B 全参", "两台能训练哪些模型", "千问 7b",
+                                      "qwen3-8b 和 qwen3-14b 对比", "千问2.5-3b", "帮助"])
+def test_the_chinese_command_line_reply_is_chinese_too(engine: Engine, question: str) -> None:
+    text = render_text(engine.knowledge, engine.ask(question))
+    assert english_words(engine, text.splitlines(), question) == []
