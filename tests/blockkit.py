@@ -157,10 +157,9 @@ def assert_valid_modal(view: dict[str, Any]) -> None:
     assert_valid_blocks(view.get("blocks"), lim.max_home_blocks, MODAL)
 
 
-def seen(params: dict[str, Any]) -> str:
-    """What a person reads in a message: its blocks' text in order (a table row as its cells
-    joined by ' | '), then the notification text, without mrkdwn's bold marks. Button and
-    option values are not shown."""
+def shown(params: dict[str, Any]) -> list[str]:
+    """Every string a person reads in a message or view, in order (a table row as its cells
+    joined by ' | '), then the notification text. Button and option values are not shown."""
     out: list[str] = []
 
     def cell(c: dict[str, Any]) -> str:
@@ -174,7 +173,7 @@ def seen(params: dict[str, Any]) -> str:
             if node.get("type") == "table":
                 out.extend(" | ".join(cell(c) for c in row) for row in node.get("rows", []))
                 return
-            if node.get("type") in ("mrkdwn", "plain_text"):
+            if node.get("type") in ("mrkdwn", "plain_text", "text"):
                 out.append(str(node.get("text", "")))
             for key, value in node.items():
                 if key != "value":
@@ -184,5 +183,11 @@ def seen(params: dict[str, Any]) -> str:
                 walk(item)
 
     walk(params.get("blocks") or [])
-    out.append(str(params.get("text", "")))
-    return "\n".join(out).replace("*", "")  # bold marks: what is read is the words
+    if "text" in params:
+        out.append(str(params["text"]))
+    return out
+
+
+def seen(params: dict[str, Any]) -> str:
+    """What a person reads, as one text without mrkdwn's bold marks (the words are read)."""
+    return "\n".join(shown(params)).replace("*", "")

@@ -23,7 +23,7 @@ from bot.render_blocks import (
 )
 from bot.slack_limits import limits
 from tests import oracle
-from tests.blockkit import assert_valid_message
+from tests.blockkit import assert_valid_message, shown
 
 QUESTIONS = [
     "list", "模型列表", "help", "帮助", "", "qwen 7b", "千问3", "qwen", "qwen2.5-3b", "gpt-4o",
@@ -36,21 +36,7 @@ QUESTIONS = [
 
 
 def shown_text(payload: dict[str, Any]) -> list[str]:
-    """Every string Slack displays from a payload (button and option values are never shown)."""
-    out = [payload["text"]] if "text" in payload else []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") in ("mrkdwn", "plain_text", "raw_text", "text"):
-                out.append(node["text"])
-            for key, value in node.items():
-                if key != "value":
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-    walk(payload["blocks"])
-    return out
+    return shown(payload)
 
 
 def elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
