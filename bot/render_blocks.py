@@ -131,10 +131,14 @@ def _feedback(answer: Answer, lim: SlackLimits) -> Block:
 
 def _numbers(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
              lim: SlackLimits) -> tuple[list[Block], Block | None]:
-    """(fields for one entry, or the table block for several)."""
+    """(fields for one entry, or the table block for several). A grid wider or longer than a
+    table block takes (a page version with ten frameworks) is written as a section an entry
+    instead: nothing is ever cut off."""
     if len(grid.rows) == 1:
         return entry_fields(knowledge, answer, grid, lim), None
-    return [], table_block(knowledge, answer, grid, head, lim)
+    if len(grid.columns) < lim.max_table_cells and len(grid.rows) < lim.max_table_rows:
+        return [], table_block(knowledge, answer, grid, head, lim)
+    return [section(text, lim) for text in entry_lines(knowledge, answer, grid)], None
 
 
 def _not_covered_options(knowledge: Knowledge, answer: Answer) -> list[tuple[str, FollowUp]]:
@@ -201,7 +205,8 @@ class MessageBuilder:
         if shown:
             rows = entry_rows(k, a, [e for e in a.rows if e.model in shown], with_model=True)
             grid = layout(k, a, rows)
-            table = table_block(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            blocks += numbers
             extra.append(unsupported_line(k, self.lang, grid))
         if rest_from < len(a.models):
             rest = len(a.models) - rest_from
@@ -214,7 +219,11 @@ class MessageBuilder:
         block's rows hold), and where the next page starts."""
         models = self.answer.models
         start = min(max(self.page, 0), len(models))
-        room = self.lim.max_table_rows - 1  # the header row
+        table = self.knowledge.table
+        if len(table.framework_ids) * len(table.flavours) < self.lim.max_table_cells:
+            room = self.lim.max_table_rows - 1  # the header row
+        else:  # too wide for a table block: a section an entry, within the message's blocks
+            room = self.lim.max_message_blocks - 12
         shown: list[str] = []
         for model in models[start:]:
             count = sum(1 for e in self.answer.rows if e.model == model)
@@ -234,7 +243,8 @@ class MessageBuilder:
         if a.rows:
             ordered: list[Entry] = [e for m in a.models for e in a.rows if e.model == m]
             grid = layout(k, a, entry_rows(k, a, ordered, with_model=True))
-            table = table_block(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            blocks += numbers
             extra.append(unsupported_line(k, self.lang, grid))
         return self._finish(blocks, _footer(k, a, lim, extra), table)
 

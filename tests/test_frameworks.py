@@ -10,13 +10,14 @@ import pytest
 from bot.data_import import apply_import, plan_import
 from bot.engine import Engine
 from bot.examples import examples
+from bot.importer import import_table
 from bot.knowledge import load_knowledge
 from bot.render_blocks import message
 from bot.render_json import render_json
 from bot.render_text import render_text
 from bot.render_views import home_view
 from tests.blockkit import assert_valid_home, assert_valid_message
-from tests.pages import FIXTURES, SEED, five_framework_page, text_page
+from tests.pages import FIXTURES, SEED, five_framework_page, hardware, text_page, vocabulary
 
 
 def engine_on(data: Path, page_text: str, tmp_path: Path, allow_removals: bool = False) -> Engine:
@@ -190,3 +191,27 @@ def test_help_examples_come_from_the_loaded_table(five: Engine, one: Engine) -> 
                 answer = engine.ask(question)
                 assert answer.intent in ("lookup", "compare", "capacity"), question
                 assert answer.language == language
+
+
+def test_a_page_too_wide_for_a_table_block_is_written_out_whole(data_copy: Path,
+                                                                 tmp_path: Path) -> None:
+    """Eleven frameworks are 22 columns, past the table block's 20 cells: each entry becomes a
+    section instead, and no number is cut off."""
+    names = ["MindSpeed-LLM", *[f"Trainer {chr(65 + i)}" for i in range(10)]]
+    rows = []
+    for e in import_table(SEED.read_text(encoding="utf-8"), vocabulary(),
+                          hardware().flavours).entries[:40]:
+        base = e.count("mindspeed_llm", "snt9b") or 8
+        cells = [f"{base + i}*Ascend\t{2 * (base + i)}*Ascend" for i in range(len(names))]
+        rows.append("\t".join([e.model, e.strategy, str(e.seq_len), *cells]))
+    wide = engine_on(data_copy, text_page(names, rows), tmp_path, allow_removals=True)
+    assert len(wide.knowledge.table.framework_ids) == 11
+    for question in ("qwen2.5-72b", "what fits on 8 nodes", "qwen2.5-7b vs qwen2.5-72b",
+                     "qwen2.5-72b lora 8k"):
+        answer = wide.ask(question)
+        payload = message(wide.knowledge, answer, question=question, shareable=True)
+        assert_valid_message(payload)
+        assert all(b["type"] != "table" for b in payload["blocks"])
+        shown = json.dumps(payload["blocks"], ensure_ascii=False)
+        for e in answer.rows[:3]:
+            assert f"{e.count('trainer_j', 'snt9b')} · " in shown, question
