@@ -108,10 +108,7 @@ class Client:
             headers |= {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"}
             conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
             try:
-                conn.request("POST", "/slack/events", body=body, headers=headers)
-                response = conn.getresponse()
-                response.read()
-                return response.status
+                return _send(conn, body, headers)
             except (OSError, http.client.HTTPException):
                 return 0
             finally:
@@ -124,16 +121,20 @@ class Client:
                 with self.lock:
                     self.connections.append(conn)
             try:
-                conn.request("POST", "/slack/events", body=body, headers=headers)
-                response = conn.getresponse()
-                response.read()
-                return response.status
+                return _send(conn, body, headers)
             except (OSError, http.client.HTTPException):
                 conn.close()
                 self.local.conn = None
                 if attempt == 2:
                     return 0
         return 0
+
+
+def _send(conn: http.client.HTTPConnection, body: bytes, headers: dict[str, str]) -> int:
+    conn.request("POST", "/slack/events", body=body, headers=headers)
+    response = conn.getresponse()
+    response.read()
+    return response.status
 
 
 def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:

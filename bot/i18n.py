@@ -6,7 +6,6 @@ from bot.language import Language
 
 TEXT: dict[Language, dict[str, str]] = {
     "en": {
-        "seq": "seq {seq_len}",
         "card": "card",
         "cards": "cards",
         "node": "node",
@@ -16,7 +15,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "count_nodes": "{count}, {nodes} {nodes_word}",
         "table_name": " (table: {key})",
         "notes": "Notes:",
-        "you_asked": "You asked about {what}:",
         "lookup.title": "Minimum cards for {model}",
         "ambiguous": "Several table models fit {asked}. Which one do you mean?",
         "ambiguous.plain": "Several table models fit. Which one do you mean?",
@@ -63,12 +61,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "verdict.unsupported": "not supported by any framework",
         "on_flavours": "{framework} on {flavours}",
         "needs": "{flavour} (needs {count})",
-        "capacity.title": "What fits in {budget} ({room})",
         "capacity.count": "{count} of the table's {total} models fit in {budget} ({room}):",
         "capacity.none": "Nothing in the table fits in {budget} ({room}) for what you asked.",
-        "capacity.more": "…and {count} more: {names}. Narrow it with a strategy, length or "
-                         "family to see them.",
-        "compare.title": "{models}: which needs fewer cards",
         "compare.side": "{heading} · {flavour}: {counts}: {verdict}",
         "compare.fewer": "{model} needs fewer",
         "compare.same": "the same",
@@ -120,8 +114,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.other_family": "That model family is not in the table at all.",
         "blocks.share": "Post to channel",
         "blocks.more": "Also fits: {names}. Ask again with the size or version to pick one.",
-        "blocks.source": "ModelArts minimum card table, {date} · table name {key}",
-        "blocks.asked": "asked",
         "help.intro": "Ask me how many Ascend NPUs a model needs to fine-tune or train.",
         "table_has.item": "{strategy} at {lengths}",
         "lead.count": "{amount} ({nodes} {nodes_word})",
@@ -139,12 +131,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.compare.counts": " ({counts})",
         "lead.compare.from": "{model} from {count}",
         "warn.title": "Before you plan on it:",
-        "info.title": "Also:",
         "blocks.footer": "ModelArts minimum card table, {date} · table name {key} · reference "
                          "only: adjust to your job",
         "blocks.footer.plain": "ModelArts minimum card table, {date} · reference only: adjust to "
                                "your job",
-        "blocks.units": "Minimum per framework and flavour: {units}.",
         "blocks.unsupported": "{frameworks}: not supported for any of these.",
         "blocks.row_head": "Strategy · length",
         "blocks.row_head.model": "Model · strategy · length",
@@ -161,7 +151,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "blocks.asked_by": "Asked by <@{user}>",
         "feedback.up": "Helpful",
         "feedback.down": "Not helpful",
-        "feedback.thanks": "Thanks: noted.",
         "example.lookup": "{model} {strategy} {seq}",
         "example.budget": "{model} on {count} cards?",
         "example.capacity": "what fits on {count} nodes?",
@@ -188,16 +177,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.private": "Only you can see this answer.",
         "shortcut.no_text": "That message has no text to read a model name from.",
         "home.title": "mincards: minimum Ascend cards",
-        "home.how": "*How to ask*\nMention me in a channel (`@mincards qwen 2.5 72b lora 8k?`), "
-                    "send me a DM (`Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡`), or use "
-                    "`/mincards llama3.1-70b full`. English or Chinese; Hugging Face ids, links "
-                    "and typos are fine. Each answer gives {frameworks} on {flavours}, with "
-                    "nodes and the table's caveats.",
-        "home.table": "*The table* (ModelArts, {date}; reference only). Per entry: "
-                      "{columns}; {units}, - = not supported.",
     },
     "zh": {
-        "seq": "序列长度 {seq_len}",
         "card": "卡",
         "cards": "卡",
         "node": "节点",
@@ -207,7 +188,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "count_nodes": "{count}，{nodes} 个节点",
         "table_name": "（表中名称：{key}）",
         "notes": "说明：",
-        "you_asked": "你问的是 {what}：",
         "lookup.title": "{model} 最小卡数",
         "ambiguous": "表中有多个模型符合 {asked}，你指的是哪一个？",
         "ambiguous.plain": "表中有多个模型符合，你指的是哪一个？",
@@ -250,11 +230,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "verdict.unsupported": "没有框架支持",
         "on_flavours": "{framework}（{flavours}）",
         "needs": "{flavour} 需要 {count}",
-        "capacity.title": "{budget}（{room}）能训练的模型",
         "capacity.count": "表中 {total} 个模型里有 {count} 个能在 {budget}（{room}）内训练：",
         "capacity.none": "表中没有模型能在 {budget}（{room}）内按你问的配置训练。",
-        "capacity.more": "……另有 {count} 个：{names}。加上训练方式、序列长度或模型系列可缩小范围。",
-        "compare.title": "{models}：哪个需要的卡更少",
         "compare.side": "{heading} · {flavour}：{counts}：{verdict}",
         "compare.fewer": "{model} 更少",
         "compare.same": "相同",
@@ -294,8 +271,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.other_family": "表中没有这个模型系列。",
         "blocks.share": "发送到频道",
         "blocks.more": "也符合：{names}。请写明参数量或版本再问。",
-        "blocks.source": "ModelArts 模型最小卡数配置，{date} · 表中名称 {key}",
-        "blocks.asked": "所问",
         "help.intro": "问我微调或训练某个模型需要几张昇腾卡。",
         "table_has.item": "{strategy}：{lengths}",
         "lead.count": "{amount}（{nodes} 个节点）",
@@ -313,11 +288,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.compare.counts": "（{counts}）",
         "lead.compare.from": "{model} 最少 {count}",
         "warn.title": "规划前请注意：",
-        "info.title": "另外：",
         "blocks.footer": "ModelArts 模型最小卡数配置，{date} · 表中名称 {key} · "
                          "仅供参考，可按实际任务调整",
         "blocks.footer.plain": "ModelArts 模型最小卡数配置，{date} · 仅供参考，可按实际任务调整",
-        "blocks.units": "各框架、各规格的最小值：{units}。",
         "blocks.unsupported": "{frameworks}：以上配置均不支持。",
         "blocks.row_head": "训练方式 · 序列长度",
         "blocks.row_head.model": "模型 · 训练方式 · 序列长度",
@@ -334,7 +307,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "blocks.asked_by": "<@{user}> 的提问",
         "feedback.up": "有帮助",
         "feedback.down": "没帮助",
-        "feedback.thanks": "谢谢，已记录。",
         "example.lookup": "{model} {strategy} {seq} 需要几张卡",
         "example.budget": "{model} {count}卡够吗",
         "example.capacity": "{count}台能训练哪些模型",
@@ -361,9 +333,6 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.private": "只有你能看到这个答案。",
         "shortcut.no_text": "这条消息没有可以读出模型名的文字。",
         "home.title": "mincards：最小昇腾卡数",
-        "home.how": "*怎么问*\n在频道里 @我，私信我，或使用 `/mincards`。",
-        "home.table": "*配置表*（ModelArts，{date}，仅供参考）。每条：{columns}；{units}，"
-                      "- 表示不支持。",
     },
 }
 

@@ -65,14 +65,14 @@ def _bullets(lines: list[str] | tuple[str, ...]) -> str:
 
 
 def _warnings(knowledge: Knowledge, answer: Answer, lim: SlackLimits,
-              skip: frozenset[str] = frozenset()) -> tuple[list[Block], list[str], bool]:
-    """(the warnings section, the informative remarks, whether the footer says 'reference')."""
+              skip: frozenset[str] = frozenset()) -> tuple[list[Block], list[str]]:
+    """(the warnings section, the informative remarks)."""
     notes = split_notes(knowledge, answer, skip)
     blocks = []
     if notes.warnings:
         blocks.append(section(f"*{escape(t(answer.language, 'warn.title'))}*\n"
                               + _bullets(notes.warnings), lim))
-    return blocks, [escape(i) for i in notes.info], notes.reference
+    return blocks, [escape(i) for i in notes.info]
 
 
 def _footer(knowledge: Knowledge, answer: Answer, lim: SlackLimits, extra: list[str],
@@ -187,7 +187,7 @@ class MessageBuilder:
         verdict = verdict_lines(k, a)
         if len(verdict) > 1:
             blocks.append(section(_bullets(verdict[1:]), lim))
-        warn, info, _ = _warnings(k, a, lim)
+        warn, info = _warnings(k, a, lim)
         blocks += warn
         grid = layout(k, a, entry_rows(k, a, a.rows))
         numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head"), lim)
@@ -197,7 +197,7 @@ class MessageBuilder:
     def capacity(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        warn, info, _ = _warnings(k, a, lim)
+        warn, info = _warnings(k, a, lim)
         blocks += warn
         shown, rest_from = self._capacity_page()
         table = None
@@ -236,7 +236,7 @@ class MessageBuilder:
     def compare(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        warn, info, _ = _warnings(k, a, lim)
+        warn, info = _warnings(k, a, lim)
         blocks += warn
         table = None
         extra = [*info]
@@ -255,7 +255,7 @@ class MessageBuilder:
     def not_found(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        _, info, _ = _warnings(k, a, lim)
+        _, info = _warnings(k, a, lim)
         if info:
             blocks.append(context(info, lim))
         if a.candidates:
@@ -362,7 +362,7 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
     verdict = verdict_lines(knowledge, answer)
     if len(verdict) > 1:
         blocks.append(section(_bullets(verdict[1:]), lim))
-    warn, info, _ = _warnings(knowledge, answer, lim)
+    warn, info = _warnings(knowledge, answer, lim)
     blocks += warn
     models = answer.models[: lim.max_capacity_models]
     rows = entry_rows(knowledge, answer, [e for e in answer.rows if e.model in models],

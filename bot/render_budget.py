@@ -158,12 +158,6 @@ def _capacity_lines(knowledge: Knowledge, answer: Answer) -> dict[str, list[str]
     return out
 
 
-def compare_title(knowledge: Knowledge, answer: Answer) -> str:
-    lang = answer.language
-    return t(lang, "compare.title", models=t(lang, "vs").join(
-        knowledge.catalogue[m].display for m in answer.models))
-
-
 def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     """Entry by entry and flavour by flavour, each model's fewest and which needs fewer."""
     lang = answer.language

@@ -23,7 +23,6 @@ INFO = frozenset({"one_entry_two_models", "not_in_version", "other_family", "tab
 class Notes:
     warnings: tuple[str, ...]
     info: tuple[str, ...]
-    reference: bool
 
 
 def _unique(sentences: list[str]) -> tuple[str, ...]:
@@ -38,5 +37,4 @@ def split_notes(knowledge: Knowledge, answer: Answer, skip: frozenset[str] = fro
     return Notes(
         warnings=_unique([note_text(knowledge, lang, n) for n in shown
                           if n.kind not in FOOTER | INFO]),
-        info=_unique([note_text(knowledge, lang, n) for n in shown if n.kind in INFO]),
-        reference=any(n.kind in FOOTER for n in answer.notes))
+        info=_unique([note_text(knowledge, lang, n) for n in shown if n.kind in INFO]))
