@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from bot.conversation import context_after
-from bot.engine import Engine
-from bot.render_json import render_json
+from mincards.bot.answering.conversation import context_after
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
 
 STRATEGY_WORDS = ["", "full", "lora", "全参", "LoRA微调", "full-parameter", "全量微调"]
 SEQ_WORDS = ["", "4k", "8K", "4096", "seq 8192", "序列长度8192", "8k context", "1k", "32k"]

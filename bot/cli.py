@@ -10,20 +10,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import MincardsError
+from mincards.bot.errors import MincardsError
 
 if TYPE_CHECKING:
-    from bot.table import Table
+    from mincards.bot.facts.table import Table
 
 DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
                  "(default: $MINCARDS_DATA, else the package's own)")
 
 
 def _ask(args: argparse.Namespace) -> int:
-    from bot.conversation import Context, context_after
-    from bot.engine import Engine
-    from bot.render_json import render_json
-    from bot.render_text import render_text
+    from mincards.bot.answering.conversation import Context, context_after
+    from mincards.bot.answering.engine import Engine
+    from mincards.bot.replies.render_json import render_json
+    from mincards.bot.replies.render_text import render_text
 
     engine = Engine()
     context: Context | None = None
@@ -56,9 +56,9 @@ def _date(text: str) -> dt.date:
 
 
 def _import_table(args: argparse.Namespace) -> int:
-    from bot.data_import import apply_import, plan_import
-    from bot.knowledge import default_data_dir, is_installed_copy
-    from bot.table_diff import diff_text
+    from mincards.bot.facts.knowledge import default_data_dir, is_installed_copy
+    from mincards.bot.importing.data_import import apply_import, plan_import
+    from mincards.bot.importing.table_diff import diff_text
 
     data_dir = default_data_dir()
     if not args.check and is_installed_copy(data_dir):
@@ -96,11 +96,11 @@ def _import_table(args: argparse.Namespace) -> int:
 
 def _diff_side(path: Path) -> Table:
     """A table from a page file (any format), a data folder or a table.csv."""
-    from bot.data_import import read_page
-    from bot.hardware import load_hardware
-    from bot.knowledge import default_data_dir, legacy_framework_names
-    from bot.table import load_table
-    from bot.vocabulary import load_vocabulary
+    from mincards.bot.facts.hardware import load_hardware
+    from mincards.bot.facts.knowledge import default_data_dir, legacy_framework_names
+    from mincards.bot.facts.table import load_table
+    from mincards.bot.facts.vocabulary import load_vocabulary
+    from mincards.bot.importing.data_import import read_page
 
     data_dir = default_data_dir()
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
@@ -116,9 +116,9 @@ def _diff_side(path: Path) -> Table:
 
 
 def _diff_table(args: argparse.Namespace) -> int:
-    from bot.hardware import load_hardware
-    from bot.knowledge import default_data_dir
-    from bot.table_diff import diff_tables, diff_text
+    from mincards.bot.facts.hardware import load_hardware
+    from mincards.bot.facts.knowledge import default_data_dir
+    from mincards.bot.importing.table_diff import diff_tables, diff_text
 
     diff = diff_tables(_diff_side(Path(args.old)), _diff_side(Path(args.new)))
     if args.json:
@@ -130,7 +130,7 @@ def _diff_table(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from handlers.serve import serve
+    from mincards.handlers.serve import serve
 
     return serve(args.mode)
 
@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.data_dir is not None:
-            from bot.knowledge import use_data_dir
+            from mincards.bot.facts.knowledge import use_data_dir
 
             use_data_dir(Path(args.data_dir))
         return int(args.run(args))

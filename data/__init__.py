@@ -1,2 +1,2 @@
-"""The data mincards answers from, shipped inside the package as `mincards_data` (see
+"""The data mincards answers from, installed inside the package as `mincards.data` (see
 pyproject.toml), so that a wheel, pipx or a container image carries it. No code lives here."""

@@ -17,9 +17,9 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.feedback import Feedback
-from bot.followup import FollowUp
-from bot.render_blocks import (
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.replies.feedback import Feedback
+from mincards.bot.replies.render_blocks import (
     CHOOSE_ACTION,
     FEEDBACK_ACTION,
     FOLLOW_ACTION,
@@ -27,8 +27,8 @@ from bot.render_blocks import (
     SHARE_ACTION,
     message,
 )
-from handlers.conversations import conversation_key
-from handlers.services import Services
+from mincards.handlers.conversations import conversation_key
+from mincards.handlers.services import Services
 
 log = logging.getLogger(__name__)
 ASK_AGAIN = re.compile(rf"^(?:{PICK_ACTION}_\d+|{FOLLOW_ACTION}_\d+|{CHOOSE_ACTION})$")

@@ -14,15 +14,15 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
-from handlers import actions, commands, direct_messages, home, mentions, shortcuts
-from handlers.conversations import Conversations
-from handlers.dedupe import dedupe_middleware
-from handlers.inflight import InFlight
-from handlers.replies import TIMEOUT_SECONDS, http_session, retry_handlers
-from handlers.services import Services
-from handlers.settings import Settings
-from handlers.state import State, make_state
+from mincards.bot.answering.engine import Engine
+from mincards.handlers import actions, commands, direct_messages, home, mentions, shortcuts
+from mincards.handlers.conversations import Conversations
+from mincards.handlers.dedupe import dedupe_middleware
+from mincards.handlers.inflight import InFlight
+from mincards.handlers.replies import TIMEOUT_SECONDS, http_session, retry_handlers
+from mincards.handlers.services import Services
+from mincards.handlers.settings import Settings
+from mincards.handlers.state import State, make_state
 
 # `actions` last: after the buttons, menus and views the others handle, it acknowledges the rest.
 SURFACES = (mentions, direct_messages, commands, shortcuts, home, actions)

@@ -15,10 +15,10 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.language import language_of
-from bot.render_blocks import message, slash_help
-from bot.slack_text import from_slack
-from handlers.services import Services
+from mincards.bot.language import language_of
+from mincards.bot.replies.render_blocks import message, slash_help
+from mincards.bot.replies.slack_text import from_slack
+from mincards.handlers.services import Services
 
 COMMAND = "/mincards"
 SCOPES = ("commands", "chat:write")

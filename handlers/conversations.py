@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.answer import Answer
-from bot.conversation import context_after
-from bot.engine import Engine
-from bot.followup import FollowUp
-from handlers.state import State
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.conversation import context_after
+from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.followup import FollowUp
+from mincards.handlers.state import State
 
 
 def conversation_key(context: AsyncBoltContext, channel: str, thread: str | None) -> str:

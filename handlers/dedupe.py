@@ -1,48 +1,20 @@
 """Each Events API event answered once: Slack redelivers (X-Slack-Retry-Num) or doubles them.
 
-The ids are kept by the bot's State: this process's memory, or Redis shared by every process.
+The ids are kept by the bot's State (handlers/state.py): this process's memory, or Redis
+shared by every process.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import BoltResponse
 
-if TYPE_CHECKING:
-    from handlers.state import State
+from mincards.handlers.state import State
 
 log = logging.getLogger(__name__)
-# Slack retries a delivery three times within about five minutes; keep ids well past that.
-KEEP_SECONDS = 15 * 60
-MAX_IDS = 50_000
-
-
-class SeenEvents:
-    """A bounded, expiring set of event ids; thread-safe."""
-
-    def __init__(self, keep_seconds: float = KEEP_SECONDS, max_ids: int = MAX_IDS) -> None:
-        self.keep = keep_seconds
-        self.max = max_ids
-        self._seen: OrderedDict[str, float] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def first_time(self, event_id: str) -> bool:
-        """True the first time an id is offered (and remembers it); False after."""
-        now = time.monotonic()
-        with self._lock:
-            while self._seen and (next(iter(self._seen.values())) < now - self.keep
-                                  or len(self._seen) >= self.max):
-                self._seen.popitem(last=False)
-            if event_id in self._seen:
-                return False
-            self._seen[event_id] = now
-            return True
 
 
 def dedupe_middleware(state: State) -> Callable[..., Awaitable[Any]]:

@@ -9,10 +9,10 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.render_blocks import message
-from bot.slack_text import from_slack
-from handlers.conversations import conversation_key
-from handlers.services import Services
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.slack_text import from_slack
+from mincards.handlers.conversations import conversation_key
+from mincards.handlers.services import Services
 
 EVENTS = ("message.im",)
 SCOPES = ("im:history", "chat:write")

@@ -9,11 +9,11 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.followup import FollowUp
-from bot.language import LANGUAGES
-from bot.render_views import HOME_CHOOSE_ACTION, home_view
-from handlers.people import SCOPES as PEOPLE_SCOPES
-from handlers.services import Services
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.language import LANGUAGES
+from mincards.bot.replies.render_views import HOME_CHOOSE_ACTION, home_view
+from mincards.handlers.people import SCOPES as PEOPLE_SCOPES
+from mincards.handlers.services import Services
 
 EVENTS = ("app_home_opened",)
 SCOPES: tuple[str, ...] = PEOPLE_SCOPES

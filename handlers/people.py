@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.language import Language
+from mincards.bot.language import Language
 
 SCOPES = ("users:read",)
 KEEP_SECONDS = 3600

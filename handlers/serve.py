@@ -12,10 +12,10 @@ import logging
 import signal
 from typing import Any
 
-from bot.engine import Engine
-from handlers.inflight import DRAIN_SECONDS
-from handlers.logs import configure_logging
-from handlers.settings import Settings, SettingsError, load_settings
+from mincards.bot.answering.engine import Engine
+from mincards.handlers.inflight import DRAIN_SECONDS
+from mincards.handlers.logs import configure_logging
+from mincards.handlers.settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 def _http(settings: Settings, engine: Engine) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from handlers.app import create_app
-    from handlers.web import create_web_app, runner
+    from mincards.handlers.app import create_app
+    from mincards.handlers.web import create_web_app, runner
 
     secret = settings.slack_signing_secret
     assert secret is not None  # settings.mode("http") guarantees it
@@ -68,7 +68,7 @@ def _http(settings: Settings, engine: Engine) -> int:
 async def _socket_mode(settings: Settings, engine: Engine) -> None:
     from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-    from handlers.app import create_app
+    from mincards.handlers.app import create_app
 
     bolt, services = create_app(settings, engine, mode="socket")
     token = settings.slack_app_token
@@ -98,7 +98,7 @@ def check_token(settings: Settings) -> None:
     from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
-    from handlers.replies import TIMEOUT_SECONDS
+    from mincards.handlers.replies import TIMEOUT_SECONDS
 
     client = WebClient(token=settings.slack_bot_token.get_secret_value(),
                        base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS)

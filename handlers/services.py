@@ -7,11 +7,11 @@ from typing import Any
 
 import aiohttp
 
-from bot.engine import Engine
-from handlers.conversations import Conversations
-from handlers.inflight import InFlight
-from handlers.people import Locales
-from handlers.replies import post_to_response_url
+from mincards.bot.answering.engine import Engine
+from mincards.handlers.conversations import Conversations
+from mincards.handlers.inflight import InFlight
+from mincards.handlers.people import Locales
+from mincards.handlers.replies import post_to_response_url
 
 
 @dataclass(frozen=True)

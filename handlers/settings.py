@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from dotenv import dotenv_values
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from bot.errors import MincardsError
+from mincards.bot.errors import MincardsError
 
 SLACK_API = "https://slack.com/api/"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]

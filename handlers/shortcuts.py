@@ -10,10 +10,10 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.i18n import t
-from bot.language import language_of
-from bot.render_blocks import message
-from bot.render_views import (
+from mincards.bot.language import language_of
+from mincards.bot.replies.i18n import t
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_views import (
     ASK_VIEW,
     BUDGET_INPUT,
     MODEL_INPUT,
@@ -21,9 +21,9 @@ from bot.render_views import (
     ask_modal,
     read_modal,
 )
-from bot.slack_text import escape, from_slack
-from handlers.commands import reply_privately
-from handlers.services import Services
+from mincards.bot.replies.slack_text import escape, from_slack
+from mincards.handlers.commands import reply_privately
+from mincards.handlers.services import Services
 
 ASK_SHORTCUT = "mincards_ask"  # global shortcut callback_id
 THIS_SHORTCUT = "mincards_this"  # message shortcut callback_id

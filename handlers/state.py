@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from typing import Protocol
 from urllib.parse import urlparse
 
-from bot.conversation import KEEP_SECONDS as CONTEXT_SECONDS
-from bot.conversation import Context, MemoryContexts
-from handlers.dedupe import KEEP_SECONDS as EVENT_SECONDS
-from handlers.dedupe import SeenEvents
+from mincards.bot.answering.conversation import KEEP_SECONDS as CONTEXT_SECONDS
+from mincards.bot.answering.conversation import Context, MemoryContexts
 
 log = logging.getLogger(__name__)
 # A call to Redis gives up after this; an ack must never wait on a slow store.
@@ -31,6 +31,31 @@ REDIS_TIMEOUT_SECONDS = 0.25
 REDIS_PAUSE_SECONDS = 5.0
 WARN_EVERY_SECONDS = 60.0
 PREFIX = "mincards:"
+# Slack retries a delivery three times within about five minutes; keep ids well past that.
+EVENT_SECONDS = 15 * 60
+MAX_EVENT_IDS = 50_000
+
+
+class SeenEvents:
+    """A bounded, expiring set of event ids; thread-safe."""
+
+    def __init__(self, keep_seconds: float = EVENT_SECONDS, max_ids: int = MAX_EVENT_IDS) -> None:
+        self.keep = keep_seconds
+        self.max = max_ids
+        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def first_time(self, event_id: str) -> bool:
+        """True the first time an id is offered (and remembers it); False after."""
+        now = time.monotonic()
+        with self._lock:
+            while self._seen and (next(iter(self._seen.values())) < now - self.keep
+                                  or len(self._seen) >= self.max):
+                self._seen.popitem(last=False)
+            if event_id in self._seen:
+                return False
+            self._seen[event_id] = now
+            return True
 
 
 class State(Protocol):

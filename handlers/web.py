@@ -22,7 +22,7 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
-from handlers.services import Services
+from mincards.handlers.services import Services
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"

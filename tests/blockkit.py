@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.slack_limits import limits
+from mincards.bot.replies.slack_limits import limits
 
 TEXT_TYPES = {"mrkdwn", "plain_text"}
 MESSAGE, HOME, MODAL = "message", "home", "modal"

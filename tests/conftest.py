@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Engine
-from bot.knowledge import DATA_ENV, default_data_dir, load_knowledge
+from mincards.bot.answering.engine import Engine
+from mincards.bot.facts.knowledge import DATA_ENV, default_data_dir, load_knowledge
 from tests.bot_process import SECRETS, SIGNING_SECRET, Bot, running_bot
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.hardware import Hardware, load_hardware
-from bot.importer import import_table
-from bot.knowledge import default_data_dir
-from bot.vocabulary import Vocabulary, load_vocabulary
+from mincards.bot.facts.hardware import Hardware, load_hardware
+from mincards.bot.facts.knowledge import default_data_dir
+from mincards.bot.facts.vocabulary import Vocabulary, load_vocabulary
+from mincards.bot.importing.importer import import_table
 
 FIVE = ["MindSpeed-LLM", "Llama-Factory", "VeRL", "MindSpeed-RL", "MindSpeed-MM"]
 KEY_HEADERS = ["支持模型参数量", "训练策略类型", "序列长度SEQ_LEN"]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Engine
-from bot.feedback import Feedback
-from bot.followup import FollowUp
-from bot.render_blocks import (
+from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.replies.feedback import Feedback
+from mincards.bot.replies.render_blocks import (
     CHOOSE_ACTION,
     FEEDBACK_ACTION,
     FOLLOW_ACTION,
@@ -21,7 +21,7 @@ from bot.render_blocks import (
     SHARE_ACTION,
     message,
 )
-from bot.slack_limits import limits
+from mincards.bot.replies.slack_limits import limits
 from tests import oracle
 from tests.blockkit import assert_valid_message, shown
 

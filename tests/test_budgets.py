@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bot.engine import Engine
-from bot.render_blocks import message
-from bot.render_json import render_json
-from bot.render_text import render_text
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_json import render_json
+from mincards.bot.replies.render_text import render_text
 from tests import oracle
 from tests.blockkit import assert_valid_message
 

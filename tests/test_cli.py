@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.knowledge import DATA_ENV, default_data_dir
+from mincards.bot.facts.knowledge import DATA_ENV, default_data_dir
 from tests.conftest import ROOT, SHARED
 
 MINCARDS = Path(sys.executable).with_name("mincards")
@@ -50,7 +50,7 @@ def test_ask_json_stdin_answers_each_line_in_order() -> None:
 
 
 def test_ask_does_not_import_slack() -> None:
-    code = ("import sys; from bot.cli import main; main(['ask', 'qwen2.5-7b']); "
+    code = ("import sys; from mincards.bot.cli import main; main(['ask', 'qwen2.5-7b']); "
             "bad = [m for m in sys.modules if m.startswith(('slack', 'gunicorn'))]; "
             "sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

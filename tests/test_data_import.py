@@ -13,8 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Engine
-from bot.knowledge import DATA_ENV, default_data_dir, is_installed_copy, load_knowledge
+from mincards.bot.answering.engine import Engine
+from mincards.bot.facts.knowledge import (
+    DATA_ENV,
+    default_data_dir,
+    is_installed_copy,
+    load_knowledge,
+)
 from tests.pages import SEED, text_page
 
 MINCARDS = Path(sys.executable).with_name("mincards")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.importer import import_table
-from bot.knowledge import default_data_dir
-from bot.table_diff import diff_tables
+from mincards.bot.facts.knowledge import default_data_dir
+from mincards.bot.importing.importer import import_table
+from mincards.bot.importing.table_diff import diff_tables
 from tests.conftest import SHARED
 from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
 

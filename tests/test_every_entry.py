@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.engine import Engine
-from bot.render_json import render_json
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
 from tests.conftest import SHARED
 
 TRUTH = SHARED / "eval" / "truth.json"

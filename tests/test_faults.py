@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
+from mincards.handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
 from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, Bot, free_port
 from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.answer import Answer
-from bot.conversation import Context, MemoryContexts, context_after
-from bot.engine import Engine
-from bot.render_json import render_json
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.conversation import Context, MemoryContexts, context_after
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
 from tests import oracle
 
 MINCARDS = Path(sys.executable).with_name("mincards")

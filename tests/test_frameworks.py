@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.data_import import apply_import, plan_import
-from bot.engine import Engine
-from bot.examples import examples
-from bot.importer import import_table
-from bot.knowledge import load_knowledge
-from bot.render_blocks import message
-from bot.render_json import render_json
-from bot.render_text import render_text
-from bot.render_views import home_view
+from mincards.bot.answering.engine import Engine
+from mincards.bot.facts.knowledge import load_knowledge
+from mincards.bot.importing.data_import import apply_import, plan_import
+from mincards.bot.importing.importer import import_table
+from mincards.bot.replies.examples import examples
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_json import render_json
+from mincards.bot.replies.render_text import render_text
+from mincards.bot.replies.render_views import home_view
 from tests.blockkit import assert_valid_home, assert_valid_message
 from tests.pages import FIXTURES, SEED, five_framework_page, hardware, text_page, vocabulary
 

@@ -102,7 +102,7 @@ def test_app_rate_limited_is_logged_once_as_a_warning(slack: SlackSender, bot: B
                        "minute_rate_limited": 1518467820, "api_app_id": "A0001"})
     assert slack.post(body, JSON).status == 200
     time.sleep(0.2)
-    assert "WARNING handlers.web: Slack is holding back" in bot.log_text()[before:]
+    assert "WARNING mincards.handlers.web: Slack is holding back" in bot.log_text()[before:]
 
 
 def test_a_wrong_signing_secret_is_pointed_at_once_a_minute(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import ImportTableError
-from bot.importer import framework_name, import_table
-from bot.knowledge import default_data_dir
-from bot.table import Table, dump_table
+from mincards.bot.errors import ImportTableError
+from mincards.bot.facts.knowledge import default_data_dir
+from mincards.bot.facts.table import Table, dump_table
+from mincards.bot.importing.importer import framework_name, import_table
 from tests.conftest import SHARED
 from tests.pages import SEED, hardware, text_page, vocabulary
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.conversation import Context, context_after
-from bot.engine import Engine
-from bot.render_json import render_json
+from mincards.bot.answering.conversation import Context, context_after
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
 from tests import oracle
 from tests.cases import intents
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from handlers import commands, shortcuts
-from handlers.app import SURFACES
-from handlers.settings import Settings
+from mincards.handlers import commands, shortcuts
+from mincards.handlers.app import SURFACES
+from mincards.handlers.settings import Settings
 from tests.conftest import ROOT
 
 MANIFESTS = {"socket": ROOT / "manifest.json", "http": ROOT / "manifest.http.json"}

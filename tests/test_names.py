@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Engine
+from mincards.bot.answering.engine import Engine
 
 
 def resolved(engine: Engine, text: str) -> tuple[str, tuple[str, ...]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.importer import import_table, read_grid
-from bot.knowledge import default_data_dir
-from bot.table import Table, dump_table
+from mincards.bot.facts.knowledge import default_data_dir
+from mincards.bot.facts.table import Table, dump_table
+from mincards.bot.importing.importer import import_table, read_grid
 from tests.conftest import SHARED
 from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
 

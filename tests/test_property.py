@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.answer import INTENTS
-from bot.engine import Engine
-from bot.render_json import render_json
+from mincards.bot.answering.answer import INTENTS
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
 
 PIECES = st.sampled_from([
     "qwen", "qwen2.5", "llama", "3.1", "72b", "7b", "8x7b", "a3b", "lora", "full", "全参", "8k",

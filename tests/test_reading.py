@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.asked import Budget
-from bot.engine import Engine
+from mincards.bot.answering.engine import Engine
+from mincards.bot.reading.asked import Budget
 
 
 @pytest.mark.parametrize(("text", "lengths"), [

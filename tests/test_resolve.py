@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Engine
-from bot.render_json import render_json
-from bot.render_text import render_text
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_json import render_json
+from mincards.bot.replies.render_text import render_text
 
 
 def kinds(answer) -> set[str]:  # type: ignore[no-untyped-def]

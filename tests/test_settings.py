@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers.logs import RedactSecrets
-from handlers.settings import SettingsError, load_settings
+from mincards.handlers.logs import RedactSecrets
+from mincards.handlers.settings import SettingsError, load_settings
 
 GOOD = {"SLACK_BOT_TOKEN": "xoxb-1-secretvalue", "SLACK_SIGNING_SECRET": "shh-secret"}
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.conversation import Context
-from handlers.state import RedisState
+from mincards.bot.answering.conversation import Context
+from mincards.handlers.state import RedisState
 from tests.bot_process import SIGNING_SECRET, Bot, free_port, running_bot
 from tests.conftest import assert_no_secrets
 from tests.redis_process import running_redis

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.data_import import apply_import, plan_import
-from bot.knowledge import default_data_dir
+from mincards.bot.facts.knowledge import default_data_dir
+from mincards.bot.importing.data_import import apply_import, plan_import
 from tests.blockkit import seen
 from tests.bot_process import SIGNING_SECRET, Bot, running_bot
 from tests.conftest import assert_no_secrets

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render_blocks import PICK_ACTION
+from mincards.bot.replies.render_blocks import PICK_ACTION
 from tests.blockkit import seen
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, block_action, direct_message, mention

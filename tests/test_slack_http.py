@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.followup import FollowUp
-from bot.render_blocks import PICK_ACTION, SHARE_ACTION
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.replies.render_blocks import PICK_ACTION, SHARE_ACTION
 from tests.blockkit import assert_valid_home, assert_valid_message, seen
 from tests.bot_process import BOT_TOKEN, SIGNING_SECRET, Bot
 from tests.slack_emulator import BOT_USER, Fault, SlackEmulator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.slack_text import code, escape, from_slack
+from mincards.bot.replies.slack_text import code, escape, from_slack
 
 
 @pytest.mark.parametrize(("raw", "read"), [

@@ -10,11 +10,16 @@ from typing import Any
 
 import pytest
 
-from bot.feedback import Feedback
-from bot.followup import FollowUp
-from bot.render_blocks import CHOOSE_ACTION, FEEDBACK_ACTION
-from bot.render_views import ASK_VIEW, BUDGET_INPUT, HOME_CHOOSE_ACTION, MODEL_INPUT
-from handlers.shortcuts import ASK_SHORTCUT, THIS_SHORTCUT
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.replies.feedback import Feedback
+from mincards.bot.replies.render_blocks import CHOOSE_ACTION, FEEDBACK_ACTION
+from mincards.bot.replies.render_views import (
+    ASK_VIEW,
+    BUDGET_INPUT,
+    HOME_CHOOSE_ACTION,
+    MODEL_INPUT,
+)
+from mincards.handlers.shortcuts import ASK_SHORTCUT, THIS_SHORTCUT
 from tests.blockkit import assert_valid_home, assert_valid_message, assert_valid_modal, seen
 from tests.bot_process import Bot
 from tests.slack_emulator import SlackEmulator

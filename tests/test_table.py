@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import DataError
-from bot.knowledge import default_data_dir, load_knowledge
-from bot.table import load_table
+from mincards.bot.errors import DataError
+from mincards.bot.facts.knowledge import default_data_dir, load_knowledge
+from mincards.bot.facts.table import load_table
 from tests.conftest import SHARED
 
 TABLE = default_data_dir() / "table.csv"

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Engine
-from bot.followup import FollowUp
-from bot.language import LANGUAGES, Language
-from bot.render_blocks import message
-from bot.render_text import render_text
-from bot.render_views import (
+from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.language import LANGUAGES, Language
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_text import render_text
+from mincards.bot.replies.render_views import (
     ASK_VIEW,
     BUDGET_INPUT,
     HOME_CHOOSE_ACTION,

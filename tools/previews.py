@@ -23,9 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import Engine  # noqa: E402
-from bot.render_blocks import message  # noqa: E402
-from bot.render_views import home_view  # noqa: E402
+from mincards.bot.answering.engine import Engine  # noqa: E402
+from mincards.bot.replies.render_blocks import message  # noqa: E402
+from mincards.bot.replies.render_views import home_view  # noqa: E402
 
 # (file name, question, asked with the slash command): one per kind of reply, both languages.
 SCENES = [

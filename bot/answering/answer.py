@@ -1,0 +1,61 @@
+"""An answer as plain data: which intent, which models and entries, and the notes that apply."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mincards.bot.answering.budget import Fits
+from mincards.bot.answering.compare import Side
+from mincards.bot.facts.table import Entry
+from mincards.bot.language import Language
+from mincards.bot.reading.asked import Budget, NameParts
+
+Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help", "capacity",
+                 "compare"]
+INTENTS: tuple[Intent, ...] = ("lookup", "ambiguous", "not_found", "not_covered", "list", "help",
+                               "capacity", "compare")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A caveat or remark; `kind` picks the sentence, `args` fill it in (see bot/i18n.py)."""
+
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    intent: Intent
+    language: Language
+    models: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    rows: tuple[Entry, ...] = ()
+    notes: tuple[Note, ...] = ()
+    # What the person named, as parsed (only [a-z0-9._-]), to say back what was read.
+    asked: str = ""
+    # The same name written as the table writes names (Qwen2.5-3B), to show the person.
+    asked_display: str = ""
+    # The question's own narrowing, kept so a follow-up (a button) can ask again with it.
+    strategies: tuple[str, ...] = ()
+    seq_lens: tuple[int, ...] = ()
+    # Frameworks named, the table's first; a named one the table lacks is kept so a follow-up
+    # still says so.
+    frameworks: tuple[str, ...] = ()
+    flavours: tuple[str, ...] = ()
+    budget: Budget | None = None
+    # What the budget gives on each flavour it covers, in that flavour's unit.
+    room: Mapping[str, int] = field(default_factory=dict)
+    # Per row (by its key), whether it fits the budget on each framework and covered flavour.
+    fits: Mapping[tuple[str, str, int], Fits] = field(default_factory=dict)
+    # The name "which one?" asks about, to be refined by the answer (never the person's words).
+    pending: NameParts | None = None
+    # In a comparison that waits on "which one?": the other models, "" where the pick goes.
+    compare_with: tuple[str, ...] = ()
+    # A comparison's verdicts: per entry and flavour, which model needs fewer.
+    comparison: tuple[Side, ...] = ()
+
+    def note(self, kind: str) -> Note | None:
+        return next((n for n in self.notes if n.kind == kind), None)

@@ -1,0 +1,60 @@
+"""Which of several models needs fewer cards, entry by entry and flavour by flavour.
+
+Snt9B counts cards and Snt9B23 counts DIE: different hardware, so each flavour is compared on its
+own, never one against the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mincards.bot.facts.table import Entry, Table
+
+
+@dataclass(frozen=True)
+class Fewest:
+    """A model's fewest count for one entry on one flavour, and the frameworks that get there."""
+
+    count: int | None
+    frameworks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Side:
+    strategy: str
+    seq_len: int
+    flavour: str
+    fewest: dict[str, Fewest]  # model -> its fewest
+    fewer: tuple[str, ...]  # the models needing the fewest; all of them when equal
+
+
+def fewest(entry: Entry, flavour: str, frameworks: Iterable[str]) -> Fewest:
+    counts = [(c, fw) for fw in frameworks if (c := entry.count(fw, flavour)) is not None]
+    if not counts:
+        return Fewest(None, ())
+    low = min(c for c, _ in counts)
+    return Fewest(low, tuple(fw for c, fw in counts if c == low))
+
+
+def compare(table: Table, models: tuple[str, ...], rows: Iterable[Entry],
+            frameworks: Iterable[str] = (), flavours: Iterable[str] = ()) -> list[Side]:
+    """For each (strategy, length) every compared model lists, on each flavour: who needs fewer."""
+    frameworks = tuple(frameworks) or table.framework_ids
+    flavours = tuple(flavours) or table.flavours
+    by_key: dict[tuple[str, int], dict[str, Entry]] = {}
+    for e in rows:
+        by_key.setdefault((e.strategy, e.seq_len), {})[e.model] = e
+    out: list[Side] = []
+    for (strategy, seq_len), entries in by_key.items():
+        if len(entries) < 2 or set(entries) != set(models):
+            continue
+        for flavour in flavours:
+            low = {m: fewest(entries[m], flavour, frameworks) for m in models}
+            known = [f.count for f in low.values() if f.count is not None]
+            if not known:
+                continue
+            best = min(known)
+            out.append(Side(strategy, seq_len, flavour, low,
+                            tuple(m for m in models if low[m].count == best)))
+    return out

@@ -1,0 +1,231 @@
+"""Follow-ups: what a conversation (a DM, a thread) asked last, and how a new question continues it.
+
+The context is the parsed question, never the person's text: model keys, name parts, strategy,
+lengths, filters, budget. It lives behind `ContextStore`; `MemoryContexts` keeps it in this
+process, bounded in count and age. A store shared by several processes implements the same two
+methods and keeps `Context.json()`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.matching import Matcher
+from mincards.bot.answering.resolve import refine
+from mincards.bot.facts.table import is_id
+from mincards.bot.language import LANGUAGES, Language
+from mincards.bot.reading.asked import Budget, NameParts
+from mincards.bot.reading.names import Mention
+from mincards.bot.reading.question import Question
+
+Kind = Literal["lookup", "compare", "capacity", "ambiguous"]
+KINDS: tuple[Kind, ...] = ("lookup", "compare", "capacity", "ambiguous")
+# A conversation left this long is a new one; this many are kept at most (oldest go first).
+KEEP_SECONDS = 6 * 3600
+MAX_CONTEXTS = 10_000
+
+
+@dataclass(frozen=True)
+class Context:
+    kind: Kind
+    language: Language
+    models: tuple[str, ...] = ()
+    pending: NameParts | None = None  # the name "which one?" asked about
+    compare_with: tuple[str, ...] = ()
+    strategies: tuple[str, ...] = ()
+    seq_lens: tuple[int, ...] = ()
+    frameworks: tuple[str, ...] = ()
+    flavours: tuple[str, ...] = ()
+    budget: Budget | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "language": self.language, "models": list(self.models),
+                "pending": self.pending.json() if self.pending else None,
+                "compare_with": list(self.compare_with), "strategies": list(self.strategies),
+                "seq_lens": list(self.seq_lens), "frameworks": list(self.frameworks),
+                "flavours": list(self.flavours),
+                "budget": self.budget.json() if self.budget else None}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Context | None:
+        """None for anything that is not a context this code wrote."""
+        if not isinstance(data, dict) or data.get("kind") not in KINDS or data.get(
+                "language") not in LANGUAGES:
+            return None
+
+        def texts(key: str, check: Any = is_id) -> tuple[str, ...]:
+            value = data.get(key)
+            if not isinstance(value, list):
+                return ()
+            return tuple(v for v in value[:10] if isinstance(v, str) and len(v) <= 80
+                         and (check is None or check(v)))
+
+        lengths = data.get("seq_lens")
+        return cls(kind=data["kind"], language=data["language"],
+                   models=texts("models", None), pending=NameParts.from_json(data.get("pending")),
+                   compare_with=texts("compare_with", None), strategies=texts("strategies"),
+                   seq_lens=tuple(n for n in lengths[:10] if isinstance(n, int) and 0 < n < 10**7)
+                   if isinstance(lengths, list) else (),
+                   frameworks=texts("frameworks"), flavours=texts("flavours"),
+                   budget=Budget.from_json(data.get("budget")))
+
+
+class ContextStore(Protocol):
+    """Where contexts live between questions, by conversation key."""
+
+    def get(self, key: str) -> Context | None: ...
+
+    def put(self, key: str, context: Context | None) -> None:
+        """Keep `context` for `key`; None forgets it."""
+
+
+@dataclass
+class MemoryContexts:
+    """Contexts in this process: at most `max_contexts`, each for `keep_seconds`; thread-safe."""
+
+    keep_seconds: float = KEEP_SECONDS
+    max_contexts: int = MAX_CONTEXTS
+    _items: OrderedDict[str, tuple[float, Context]] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, key: str) -> Context | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] < time.monotonic() - self.keep_seconds:
+                del self._items[key]
+                return None
+            return item[1]
+
+    def put(self, key: str, context: Context | None) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+            if context is None:
+                return
+            self._items[key] = (time.monotonic(), context)
+            while len(self._items) > self.max_contexts:
+                self._items.popitem(last=False)
+
+
+def context_of(answer: Answer) -> Context:
+    """The parsed question an answer answered; for a name the table lacks, its narrowing alone
+    (a suggestion button picks the model)."""
+    kind: Kind = {"not_covered": "lookup", "compare": "compare", "capacity": "capacity",
+                  "lookup": "lookup"}.get(answer.intent, "ambiguous")  # type: ignore[assignment]
+    return Context(kind=kind, language=answer.language, models=answer.models,
+                   pending=answer.pending, compare_with=answer.compare_with,
+                   strategies=answer.strategies, seq_lens=answer.seq_lens,
+                   frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget)
+
+
+def context_after(answer: Answer, previous: Context | None) -> Context | None:
+    """What to remember after an answer: help and lists keep the conversation as it was, a name
+    the table lacks ends it, anything else is the new context."""
+    if answer.intent in ("help", "list"):
+        return previous
+    if answer.intent == "not_found":
+        return None
+    return context_of(answer)
+
+
+def _changes(question: Question) -> bool:
+    return bool(question.strategies or question.seq_lens or question.frameworks
+                or question.flavours or question.budget or question.uncovered_stage
+                or question.named or question.loose)
+
+
+def _stands_alone(question: Question, matcher: Matcher) -> bool:
+    """A question that names one table model, several models, or asks a new capacity question
+    starts afresh; so do help and list."""
+    named = question.named
+    if question.wants_help or (question.wants_list and not question.budget):
+        return True
+    if len(named) > 1 or (question.wants_capacity and question.budget and not named):
+        return True
+    if named:
+        mention = named[0]
+        if mention.other_family:
+            return True
+        if mention.family and len(matcher.match(mention).models) == 1:
+            return True
+    return False
+
+
+def _parts(matcher: Matcher, model: str) -> NameParts | None:
+    if model not in matcher.catalogue.models:
+        return None
+    info = matcher.catalogue[model]
+    return NameParts(family=info.family, versions=frozenset(info.versions),
+                     variants=frozenset(info.variants), size=info.size, active=info.active)
+
+
+def _naming(matcher: Matcher, model: str) -> Mention:
+    parts = _parts(matcher, model)
+    return refine(parts, NameParts()) if parts else Mention()
+
+
+def _mentions(question: Question, previous: Context, matcher: Matcher) -> list[Mention] | None:
+    """The models the continued question is about; None when it names a model of its own."""
+    change: Mention | NameParts | None = question.mention or question.loose
+    if previous.kind == "capacity":
+        # What fits a budget, over the table or over a family: a new family narrows it.
+        if isinstance(change, Mention):
+            return [change]
+        return [refine(previous.pending, change or NameParts())] if previous.pending else []
+    single = _parts(matcher, previous.models[0]) if len(previous.models) == 1 else None
+    base = previous.pending or single
+    if change is None:
+        if previous.kind == "ambiguous" and previous.pending:
+            change = NameParts()
+        else:
+            return [_naming(matcher, m) for m in previous.models]
+    if base is None or (isinstance(change, Mention) and change.family
+                        and change.family != base.family):
+        return None  # a different family, or nothing to refine: a question of its own
+    refined = refine(base, change)
+    if previous.kind == "ambiguous" and previous.compare_with:
+        return [refined if m == "" else _naming(matcher, m) for m in previous.compare_with]
+    return [refined]
+
+
+def continue_question(question: Question, previous: Context, matcher: Matcher
+                      ) -> Question | None:
+    """The question as a continuation of `previous` (what it does not change is kept), or None
+    when it stands on its own."""
+    if _stands_alone(question, matcher) or not _changes(question):
+        return None
+    mentions = _mentions(question, previous, matcher)
+    if mentions is None:
+        return None
+    budget = question.budget or previous.budget
+    if budget is not None and len(question.flavours) == 1:
+        budget = Budget(budget.count, budget.unit, next(iter(question.flavours)))
+    return Question(
+        text=question.text, language=question.language,
+        mentions=[m for m in mentions if m.named], wants_capacity=previous.kind == "capacity",
+        strategies=question.strategies or set(previous.strategies),
+        seq_lens=question.seq_lens or list(previous.seq_lens),
+        frameworks=question.frameworks or set(previous.frameworks),
+        flavours=question.flavours or set(previous.flavours),
+        uncovered_stage=question.uncovered_stage, budget=budget)
+
+
+def replay(context: Context, matcher: Matcher, pick: str | None = None) -> Question:
+    """The question a context holds, asked again; `pick` answers its "which one?"."""
+    if pick is not None:
+        slots = context.compare_with or ("",)
+        mentions = [_naming(matcher, pick if m == "" else m) for m in slots]
+    else:
+        mentions = _mentions(Question(text="", language=context.language), context,
+                             matcher) or []
+    return Question(
+        text="", language=context.language, mentions=[m for m in mentions if m.named],
+        wants_capacity=context.kind == "capacity", strategies=set(context.strategies),
+        seq_lens=list(context.seq_lens), frameworks=set(context.frameworks),
+        flavours=set(context.flavours), budget=context.budget)

@@ -1,0 +1,72 @@
+"""The answer engine: question text in, Answer out. Built once; cheap per question."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.conversation import Context, continue_question, replay
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.answering.matching import Matcher
+from mincards.bot.answering.resolve import Resolver
+from mincards.bot.facts.knowledge import Knowledge, knowledge
+from mincards.bot.language import Language
+from mincards.bot.reading.asked import Budget
+from mincards.bot.reading.names import NameReader
+from mincards.bot.reading.question import Question, QuestionReader
+
+
+class Engine:
+    def __init__(self, loaded: Knowledge | None = None) -> None:
+        self.knowledge = known = loaded or knowledge()
+        self.names = NameReader(known.vocabulary, known.catalogue)
+        self.questions = QuestionReader(
+            known.vocabulary, self.names, frameworks=known.framework_names,
+            flavours={fl: info.display for fl, info in known.hardware.flavours.items()},
+            lengths={e.seq_len for e in known.table.entries})
+        self.matcher = Matcher(known.vocabulary, known.catalogue, present=known.table.models())
+        self.resolver = Resolver(self.knowledge, self.matcher)
+
+    def ask(self, text: str, previous: Context | None = None) -> Answer:
+        """Answer a question; with `previous`, as a follow-up in that conversation when it
+        continues it ("and lora?", "8卡够吗", "the 72b?")."""
+        question = self.questions.read(text)
+        if previous is not None:
+            question = continue_question(question, previous, self.matcher) or question
+        return self.resolver.resolve(question)
+
+    def follow(self, follow: FollowUp) -> Answer:
+        """Answer a button: the context it holds, with the model it picks."""
+        if follow.show == "list":
+            return self.resolver.resolve(Question(text="", language=follow.language,
+                                                  wants_list=True))
+        if follow.context is None:
+            if follow.model in self.knowledge.table.models():
+                # A model picked from a menu: answered in the menu's language.
+                return self.form(follow.language, follow.model or "")
+            return self.ask(follow.text or follow.model or "")
+        known = self.knowledge
+        context = follow.context
+        # A value written under another version of the data may name what this one does not
+        # know; that narrowing is dropped, never guessed at.
+        context = replace(
+            context, strategies=tuple(s for s in context.strategies
+                                      if s in known.vocabulary.strategies),
+            frameworks=tuple(f for f in context.frameworks if f in known.framework_names),
+            flavours=tuple(f for f in context.flavours if f in known.hardware.flavours))
+        pick = follow.model if follow.model in known.catalogue.models else None
+        return self.resolver.resolve(replay(context, self.matcher, pick))
+
+    def read_budget(self, text: str) -> Budget | None:
+        """A budget typed on its own ("8 cards", "2台"), as a question would read it."""
+        return self.questions.read(text).budget
+
+    def form(self, language: Language, model: str, strategies: tuple[str, ...] = (),
+             seq_lens: tuple[int, ...] = (), budget: Budget | None = None) -> Answer:
+        """A question asked by its parts (the modal): a model key and optional narrowing."""
+        if model not in self.knowledge.table.models():
+            return self.ask(model)
+        return self.follow(FollowUp(language=language, context=Context(
+            kind="lookup", language=language, models=(model,), strategies=strategies,
+            seq_lens=seq_lens, budget=budget)))
+

@@ -1,0 +1,411 @@
+"""Resolve a read question against the table: pick the intent, the entries and the notes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from mincards.bot.answering import budget as budgets
+from mincards.bot.answering.answer import Answer, Intent, Note
+from mincards.bot.answering.compare import compare
+from mincards.bot.answering.matching import Matcher
+from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.sizes import size_value
+from mincards.bot.facts.table import Entry
+from mincards.bot.reading.asked import NameParts
+from mincards.bot.reading.names import Mention, display_name
+from mincards.bot.reading.question import Question
+
+MAX_SUGGESTIONS = 3
+
+
+def _in_order(wanted: Iterable[str], order: Iterable[str]) -> tuple[str, ...]:
+    """`wanted` in the order of `order`, then any it lacks, sorted."""
+    wanted = set(wanted)
+    known = [k for k in order if k in wanted]
+    return (*known, *sorted(wanted - set(known)))
+
+
+def _has(entries: Iterable[Entry]) -> list[tuple[str, list[int]]]:
+    """What the table lists for a model: each strategy with its sequence lengths."""
+    out: dict[str, list[int]] = {}
+    for e in entries:
+        out.setdefault(e.strategy, [])
+        if e.seq_len not in out[e.strategy]:
+            out[e.strategy].append(e.seq_len)
+    return [(s, sorted(v)) for s, v in out.items()]
+
+
+def parts_of(mention: Mention) -> NameParts:
+    return NameParts(family=mention.family, versions=frozenset(mention.versions),
+                     variants=frozenset(mention.variants), size=mention.size,
+                     active=mention.active)
+
+
+def refine(base: NameParts, change: Mention | NameParts) -> Mention:
+    """`base` with what `change` says instead: "the 72b" after Qwen2.5-32B is Qwen2.5-72B."""
+    return Mention(family=base.family, versions=set(change.versions or base.versions),
+                   variants=set(change.variants or base.variants),
+                   size=change.size or base.size, active=change.active or base.active,
+                   words=[w for w in (base.family, *sorted(change.versions or base.versions),
+                                      change.size or base.size) if w])
+
+
+def order_caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
+    """Where the table lists a heavier strategy below a lighter one (full below LoRA) at the
+    lengths shown: almost surely an error in the source."""
+    notes: list[Note] = []
+    table = knowledge.table
+    all_entries = table.entries_for(model)
+    for fw in table.framework_ids:
+        for seq in sorted({e.seq_len for e in rows}):
+            by = {e.strategy: e for e in all_entries if e.seq_len == seq}
+            for lighter, words in knowledge.vocabulary.strategies.items():
+                heavier = words.needs_no_more_than
+                if not heavier or lighter not in by or heavier not in by:
+                    continue
+                if any((h := by[heavier].count(fw, fl)) is not None
+                       and (li := by[lighter].count(fw, fl)) is not None and h < li
+                       for fl in table.flavours):
+                    notes.append(Note("suspect_strategy_order", {
+                        "model": model, "framework": fw, "seq_len": seq, "heavier": heavier,
+                        "lighter": lighter}))
+    return notes
+
+
+def unit_caveats(knowledge: Knowledge, rows: Iterable[Entry]) -> list[Note]:
+    """Counts below a flavour's advice (a full node) or its smallest parallel unit (2 DIE)."""
+    notes: list[Note] = []
+    table = knowledge.table
+    lowest: dict[str, int] = {}
+    for e in rows:
+        for fw in table.framework_ids:
+            for fl in table.flavours:
+                c = e.count(fw, fl)
+                if c is not None and c < lowest.get(fl, c + 1):
+                    lowest[fl] = c
+    for fl in table.flavours:
+        info = knowledge.hardware.flavours[fl]
+        if fl not in lowest:
+            continue
+        if info.advise_node_below and lowest[fl] < info.advise_node_below:
+            notes.append(Note("below_node", {"cards": info.advise_node_below, "flavour": fl}))
+        if info.min_parallel_unit and lowest[fl] < info.min_parallel_unit:
+            notes.append(Note("die_below_unit", {"unit": info.min_parallel_unit,
+                                                 "count": lowest[fl], "flavour": fl}))
+    return notes
+
+
+def caveats(knowledge: Knowledge, model: str, rows: tuple[Entry, ...]) -> list[Note]:
+    """The table's caveats that apply to these rows of one model."""
+    return order_caveats(knowledge, model, rows) + unit_caveats(knowledge, rows)
+
+
+@dataclass
+class _Scope:
+    """What a question narrows to, once checked against the table."""
+
+    frameworks: set[str] = field(default_factory=set)
+    refusal: Note | None = None  # the question asks what this table version cannot answer
+    notes: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class _Selection:
+    rows: list[Entry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    reason: Note | None = None  # why nothing was selected
+
+
+class Resolver:
+    def __init__(self, knowledge: Knowledge, matcher: Matcher) -> None:
+        self.knowledge = knowledge
+        self.matcher = matcher
+        self.needs = budgets.Needs(knowledge.table, knowledge.hardware)
+        rank = {s: i for i, s in enumerate(knowledge.strategies)}
+        # Each model's entries strategy by strategy (full before LoRA), shortest length first.
+        self._ordered = {m: sorted(knowledge.table.entries_for(m),
+                                   key=lambda e: (rank.get(e.strategy, len(rank)), e.seq_len))
+                         for m in knowledge.table.models()}
+
+    def _base(self, question: Question, intent: Intent,
+              frameworks: Iterable[str] | None = None, **kw: object) -> Answer:
+        mention = kw.pop("named", question.mention)
+        assert mention is None or isinstance(mention, Mention)
+        asked = mention.spelled() if mention else ""
+        kw["asked_display"] = display_name(self.knowledge.vocabulary, mention) if mention else ""
+        if question.budget and "room" not in kw:
+            kw["room"] = budgets.capacity(question.budget, self.knowledge.hardware,
+                                          self.knowledge.table.flavours)
+        return Answer(
+            intent=intent, language=question.language, asked=asked,
+            strategies=_in_order(question.strategies, self.knowledge.strategies),
+            seq_lens=tuple(question.seq_lens),
+            frameworks=_in_order(question.frameworks if frameworks is None else frameworks,
+                                 self.knowledge.framework_names),
+            flavours=_in_order(question.flavours, self.knowledge.table.flavours),
+            budget=question.budget,
+            **kw,  # type: ignore[arg-type]
+        )
+
+    def _reference(self) -> Note:
+        return Note("reference", {"date": self.knowledge.table.source.date_text()})
+
+    def resolve(self, question: Question) -> Answer:
+        named = question.named
+        if not named:
+            if question.budget and not question.wants_help:
+                return self._capacity(question, self.knowledge.table.models())
+            if question.wants_list:
+                return self._list(question, self.knowledge.table.models())
+            notes = []
+            if question.text.strip() and not question.wants_help:
+                notes.append(Note("no_model"))
+            return self._base(question, "help", notes=tuple(notes))
+        if len(named) > 1:
+            return self._several(question, named)
+        mention = named[0]
+        match = self.matcher.match(mention)
+        if (question.budget and (question.wants_capacity or question.wants_list)
+                and len(match.models) > 1):
+            return self._capacity(question, tuple(i.key for i in match.models),
+                                  pending=parts_of(mention))
+        if (question.wants_list and match.models and not mention.size
+                and len(match.models) > 1):
+            return self._list(question, tuple(i.key for i in match.models))
+        if not match.models:
+            return self._not_found(question, mention)
+        if len(match.models) > 1:
+            return self._base(question, "ambiguous", pending=parts_of(mention),
+                              candidates=tuple(i.key for i in match.models))
+        info = match.models[0]
+        extra: list[Note] = []
+        if match.assumed:
+            extra.append(Note("assumed", {"model": info.key, "what": list(match.assumed)}))
+        return self._lookup(question, info.key, extra)
+
+    # --- lists, names not found ----------------------------------------------------------
+
+    def _list(self, question: Question, models: tuple[str, ...]) -> Answer:
+        return self._base(question, "list", models=models, notes=(self._reference(),))
+
+    def _not_found(self, question: Question, mention: Mention) -> Answer:
+        notes = [Note("not_in_table", {"asked": mention.spelled()})]
+        absent = self.matcher.match_absent(mention)
+        if absent:
+            # The catalogue knows it from another version of the page; this one lists it not.
+            notes.append(Note("not_in_version", {"models": [i.key for i in absent],
+                                                 "date": self.knowledge.table.source.date_text()}))
+        elif not mention.family and self.matcher.is_other_family(mention.other_family):
+            notes.append(Note("other_family", {"family": mention.other_family}))
+        return self._base(question, "not_found",
+                          candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
+                          notes=tuple(notes), named=mention)
+
+    # --- what the question narrows to ---------------------------------------------------
+
+    def _stage_frameworks(self, stage: str) -> tuple[list[str], list[str]]:
+        """(the table's frameworks for a training stage, the vocabulary's others for it)."""
+        stage = stage.lower()
+        table = set(self.knowledge.table.framework_ids)
+        fits = [key for key, words in self.knowledge.vocabulary.frameworks.items()
+                if stage in (s.lower() for s in words.stages)]
+        return [k for k in fits if k in table], [k for k in fits if k not in table]
+
+    def _scope(self, question: Question) -> _Scope:
+        """The frameworks to answer for, or why this table version cannot answer at all."""
+        table = self.knowledge.table
+        scope = _Scope(frameworks=set(question.frameworks))
+        if question.uncovered_stage:
+            present, elsewhere = self._stage_frameworks(question.uncovered_stage)
+            # The table has a column for a framework of this stage (VeRL for RL): answer there,
+            # and only there; a named framework that does not train this way has no answer.
+            narrowed = scope.frameworks & set(present) if scope.frameworks else set(present)
+            if not narrowed:
+                scope.refusal = Note("stage_not_covered", {
+                    "stage": question.uncovered_stage, "strategies": list(table.strategies()),
+                    "in_table": present, "frameworks": elsewhere})
+                return scope
+            scope.frameworks = narrowed
+        lacking = [fw for fw in scope.frameworks if table.framework(fw) is None]
+        if lacking:
+            note = Note("framework_not_in_table", {
+                "frameworks": list(_in_order(lacking, self.knowledge.framework_names)),
+                "has": list(table.framework_ids), "date": table.source.date_text()})
+            if len(lacking) == len(scope.frameworks):
+                scope.refusal = note
+                return scope
+            scope.notes.append(note)
+        lacking_flavours = [fl for fl in question.flavours if fl not in table.flavours]
+        if lacking_flavours:
+            scope.refusal = Note("flavour_not_in_table", {
+                "flavours": sorted(lacking_flavours), "has": list(table.flavours),
+                "date": table.source.date_text()})
+        return scope
+
+    def _select(self, question: Question, model: str) -> _Selection:
+        """A model's entries under the question's strategy and lengths: a length between two
+        listed ones takes the next one up (an upper bound); none longer is known."""
+        entries = self._ordered.get(model, ())
+        out = _Selection()
+        if question.strategies:
+            strategies = _in_order(question.strategies, self.knowledge.strategies)
+        else:
+            strategies = tuple(dict.fromkeys(e.strategy for e in entries))
+        listed = [s for s in strategies if any(e.strategy == s for e in entries)]
+        if not listed:
+            out.reason = Note("strategy_not_listed", {"strategies": list(strategies)})
+            return out
+        missing = [s for s in strategies if s not in listed]
+        if missing:
+            out.notes.append(Note("strategy_not_listed", {"strategies": missing}))
+        for strategy in listed:
+            own = [e for e in entries if e.strategy == strategy]
+            if not question.seq_lens:
+                out.rows += own
+                continue
+            for asked in question.seq_lens:
+                fit = next((e for e in own if e.seq_len >= asked), None)
+                if fit is None:
+                    out.notes.append(Note("seq_not_listed", {
+                        "strategy": strategy, "seq_len": asked, "longest": own[-1].seq_len}))
+                    continue
+                if fit.seq_len != asked:
+                    out.notes.append(Note("upper_bound", {"asked": asked, "shown": fit.seq_len,
+                                                          "strategy": strategy}))
+                if fit not in out.rows:
+                    out.rows.append(fit)
+        if not out.rows:
+            out.reason = next(n for n in out.notes if n.kind == "seq_not_listed")
+        return out
+
+    def _fits(self, question: Question, rows: Iterable[Entry]
+              ) -> dict[tuple[str, str, int], budgets.Fits]:
+        if question.budget is None:
+            return {}
+        room = budgets.capacity(question.budget, self.knowledge.hardware,
+                                self.knowledge.table.flavours)
+        return {e.key: self.needs.fits(e, room) for e in rows}
+
+    def _not_covered(self, question: Question, model: str, reason: Note,
+                     frameworks: Iterable[str] | None = None) -> Answer:
+        entries = self.knowledge.table.entries_for(model)
+        return self._base(question, "not_covered", frameworks=frameworks, models=(model,),
+                          notes=(reason, Note("table_has", {"model": model,
+                                                            "has": _has(entries)})))
+
+    # --- one model ----------------------------------------------------------------------
+
+    def _lookup(self, question: Question, model: str, extra: list[Note]) -> Answer:
+        scope = self._scope(question)
+        if scope.refusal:
+            return self._not_covered(question, model, scope.refusal, scope.frameworks)
+        selection = self._select(question, model)
+        if selection.reason:
+            return self._not_covered(question, model, selection.reason, scope.frameworks)
+        rows = tuple(selection.rows)
+        notes = [*extra, *scope.notes, *selection.notes]
+        info = self.knowledge.catalogue[model]
+        if info.note:
+            notes.append(Note(info.note, {"model": model}))
+        notes += caveats(self.knowledge, model, rows)
+        notes.append(self._reference())
+        return self._base(question, "lookup", frameworks=scope.frameworks, models=(model,),
+                          rows=rows, notes=tuple(notes), fits=self._fits(question, rows))
+
+    # --- what fits a budget ---------------------------------------------------------------
+
+    def _capacity(self, question: Question, pool: Iterable[str],
+                  pending: NameParts | None = None) -> Answer:
+        """What fits a budget. The same budget and filters give the same answer every time, so
+        it is worked out once (a whole-table pass, the costliest answer there is)."""
+        pool = tuple(pool)
+        key = ("capacity", question.language, question.budget, frozenset(question.strategies),
+               tuple(question.seq_lens), frozenset(question.frameworks),
+               frozenset(question.flavours), question.uncovered_stage, pool, pending)
+        return self.knowledge.memoized(key, lambda: self._work_out_capacity(
+            question, pool, pending))
+
+    def _work_out_capacity(self, question: Question, pool: Iterable[str],
+                           pending: NameParts | None) -> Answer:
+        assert question.budget is not None
+        room = budgets.capacity(question.budget, self.knowledge.hardware,
+                                self.knowledge.table.flavours)
+        scope = self._scope(question)
+        notes = list(scope.notes)
+        if scope.refusal:
+            return self._base(question, "capacity", frameworks=scope.frameworks, pending=pending,
+                              notes=(scope.refusal, self._reference()))
+        if not room:
+            notes.append(Note("budget_covers_nothing", {
+                "unit": question.budget.unit, "flavours": list(self.knowledge.table.flavours)}))
+        counting = [f for f in self.knowledge.table.framework_ids
+                    if not scope.frameworks or f in scope.frameworks]
+        order = {m: i for i, m in enumerate(self.knowledge.table.models())}
+        pool = sorted(set(pool), key=lambda m: (
+            -size_value(self.knowledge.catalogue[m].size), order.get(m, 0)))
+        rows: list[Entry] = []
+        fits: dict[tuple[str, str, int], budgets.Fits] = {}
+        for model in pool:
+            for entry in self._select(question, model).rows:
+                entry_fits = self.needs.fits(entry, room)
+                if budgets.fits_anywhere({f: entry_fits[f] for f in counting}):
+                    rows.append(entry)
+                    fits[entry.key] = entry_fits
+        models = tuple(dict.fromkeys(e.model for e in rows))
+        notes += unit_caveats(self.knowledge, rows)
+        notes.append(self._reference())
+        return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
+                          rows=tuple(rows), fits=fits, room=room, notes=tuple(notes),
+                          pending=pending)
+
+    # --- several models: a comparison -------------------------------------------------------
+
+    def _several(self, question: Question, named: list[Mention]) -> Answer:
+        """Models named side by side. A name without a family takes the one before it
+        ("qwen2.5-7b or 72b"); a name that fits several asks which, keeping the others."""
+        resolved: list[str | Mention] = []
+        previous: NameParts | None = None
+        for mention in named:
+            if not mention.family and not mention.other_family and previous:
+                mention = refine(previous, mention)
+            match = self.matcher.match(mention)
+            if not match.models:
+                return self._not_found(question, mention)
+            resolved.append(match.models[0].key if len(match.models) == 1 else mention)
+            previous = parts_of(mention)
+        pending = next((m for m in resolved if isinstance(m, Mention)), None)
+        if pending is not None:
+            others = tuple("" if m is pending else m for m in resolved
+                           if isinstance(m, str) or m is pending)
+            return self._base(question, "ambiguous", pending=parts_of(pending),
+                              compare_with=others, named=pending,
+                              candidates=tuple(i.key for i in self.matcher.match(pending).models))
+        models = tuple(dict.fromkeys(m for m in resolved if isinstance(m, str)))
+        if len(models) == 1:
+            return self._lookup(question, models[0], [])
+        return self.compare(question, models)
+
+    def compare(self, question: Question, models: tuple[str, ...]) -> Answer:
+        scope = self._scope(question)
+        if scope.refusal:
+            return self._base(question, "compare", frameworks=scope.frameworks, models=models,
+                              notes=(scope.refusal, self._reference()))
+        rows: list[Entry] = []
+        notes = list(scope.notes)
+        for model in models:
+            selection = self._select(question, model)
+            if selection.reason:
+                notes.append(replace(selection.reason, args={**selection.reason.args,
+                                                             "model": model}))
+            rows += selection.rows
+            notes += [replace(n, args={**n.args, "model": model}) for n in selection.notes]
+            notes += caveats(self.knowledge, model, tuple(selection.rows))
+        notes.append(self._reference())
+        unique = [n for i, n in enumerate(notes) if n not in notes[:i]]
+        named = [f for f in scope.frameworks if self.knowledge.table.framework(f)]
+        sides = compare(self.knowledge.table, models, rows, named,
+                        [f for f in question.flavours if f in self.knowledge.table.flavours])
+        return self._base(question, "compare", frameworks=scope.frameworks, models=models,
+                          rows=tuple(rows), notes=tuple(unique), fits=self._fits(question, rows),
+                          comparison=tuple(sides))

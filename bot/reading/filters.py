@@ -1,0 +1,58 @@
+"""The filters pass: frameworks, flavours, training stage and strategy named in a question."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mincards.bot.facts.vocabulary import Vocabulary
+from mincards.bot.reading.numbers import STRATEGY_MARK
+from mincards.bot.reading.phrases import PhraseIndex, compile_phrases
+
+
+@dataclass
+class Filters:
+    frameworks: list[str] = field(default_factory=list)
+    flavours: list[str] = field(default_factory=list)
+    strategies: list[str] = field(default_factory=list)
+    # A training stage the table may not cover (dpo, grpo, inference), as written.
+    stage: str | None = None
+    text: str = ""
+
+
+class FilterReader:
+    """`frameworks` and `flavours` map each id a question may name to its name: the table's
+    frameworks with their page names, the hardware's flavours with their display names."""
+
+    def __init__(self, vocabulary: Vocabulary, frameworks: Mapping[str, str] | None = None,
+                 flavours: Mapping[str, str] | None = None) -> None:
+        frameworks = frameworks or {}
+        # A framework's own name, then the vocabulary's other words for it; never a shorter
+        # name read out of a longer one (MindSpeed-RL is not MindSpeed-LLM).
+        self._frameworks = PhraseIndex(
+            [(name, key) for key, name in frameworks.items()]
+            + [(w, key) for key, fw in vocabulary.frameworks.items() for w in fw.words],
+            attached=False)
+        flavours = flavours or {}
+        self._flavours = PhraseIndex(
+            [(p, key) for key, display in flavours.items() for p in (display, key)]
+            + [(w, key) for key, words in vocabulary.flavours.items() for w in words])
+        self._strategies = PhraseIndex(vocabulary.strategy_words())
+        # A stage the vocabulary makes a strategy (a page that adds GRPO rows) is asked about,
+        # no longer outside the table.
+        strategy_words = {w.lower() for w, _ in vocabulary.strategy_words()}
+        self._uncovered = compile_phrases([w for w in vocabulary.stages.uncovered
+                                           if w.lower() not in strategy_words])
+        self._covered = compile_phrases(vocabulary.stages.covered)
+
+    def read(self, text: str) -> Filters:
+        out = Filters()
+        out.frameworks, text = self._frameworks.take(text)
+        out.flavours, text = self._flavours.take(text)
+        if found := self._uncovered.search(text):
+            out.stage = found.group(0).strip()
+            text = self._uncovered.sub(" ", text)
+        # The strategy leaves a mark: a number right after it is a length ("lora 2048").
+        out.strategies, text = self._strategies.take(text, f" {STRATEGY_MARK} ")
+        out.text = self._covered.sub(" ", text)
+        return out

@@ -1,0 +1,144 @@
+"""The numbers pass: each number in a question read with its unit, or left for the names pass.
+
+A number is a sequence length only when something says so: a `k`, a length word before it
+(seq, cutoff_len, 序列长度) or after it (tokens, context), a place where lengths stand (right
+after the strategy), or because it is one of the lengths the table lists. Hardware after a
+number (cards, DIE, nodes, 台, 卡) makes it a budget. Samples, steps, epochs, batch sizes, ranks,
+GB, learning rates, dates and times are read and set aside, so that they are never taken for a
+length or a model size. Whatever this pass reads is blanked from the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from mincards.bot.facts.vocabulary import Vocabulary
+from mincards.bot.reading.asked import BudgetUnit
+from mincards.bot.reading.phrases import phrase_pattern
+
+# Stands where a strategy word stood (the filters pass puts it there): "lora 2048" is a length.
+STRATEGY_MARK = "\ue000"
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_DATES = re.compile(r"(?<![\w.])(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{4}"
+                    r"|\d{4}年\s*\d{1,2}月(?:\s*\d{1,2}[日号])?|\d{1,2}月\s*\d{1,2}[日号])"
+                    r"|(?<![\w.])\d{1,2}:\d{2}(?::\d{2})?(?![\w])")
+_SCIENTIFIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+(?![\w.])")
+_K = re.compile(rf"(?<![a-z0-9.]){_NUMBER}\s?k(?![a-z0-9])")
+_BARE = re.compile(r"(?<![\w.\-:/])(\d{3,7})(?![\w.\-:])")
+
+
+@dataclass
+class Numbers:
+    seq_lens: list[int] = field(default_factory=list)
+    budgets: list[tuple[int, BudgetUnit]] = field(default_factory=list)
+    text: str = ""
+
+
+def _alternation(words: Collection[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or r"(?!x)x"
+
+
+class NumberReader:
+    """Built once from the vocabulary and the table's lengths; cheap per question."""
+
+    def __init__(self, vocabulary: Vocabulary, table_lengths: Collection[int]) -> None:
+        self.k = vocabulary.sequence.k
+        self.lengths = frozenset(table_lengths)
+        numbers = vocabulary.numbers
+        self._words = {w.lower(): n for w, n in numbers.words.items()}
+        self._digits = dict(numbers.cjk_digits)
+        self._multipliers = dict(numbers.cjk_multipliers)
+        cjk = "".join(re.escape(c) for c in (*self._digits, *self._multipliers)) or r"\x00"
+        count = (rf"(?:(?<![\w.])(\d+)|(?<![a-z0-9])({_alternation(self._words)})(?![a-z0-9])"
+                 rf"|([{cjk}]+))")
+        self._budget_unit: dict[str, BudgetUnit] = {}
+        units_words: tuple[tuple[BudgetUnit, tuple[str, ...]], ...] = (
+            ("card", vocabulary.budget.card), ("die", vocabulary.budget.die),
+            ("node", vocabulary.budget.node))
+        for unit, words in units_words:
+            for word in words:
+                self._budget_unit.setdefault(re.sub(r"[\s_-]+", "", word.lower()), unit)
+        units = phrase_pattern(list(self._budget_unit)) if self._budget_unit else r"(?!x)x"
+        # "2 Snt9B23 nodes": the flavour word is already blanked, so spaces may stand between.
+        self._budget = re.compile(rf"{count}\s*(?:more\s+|x\s*)?({units})")
+        other_units = phrase_pattern(numbers.other_units)
+        self._other_after = re.compile(
+            rf"(?<![\w.]){_NUMBER}\s*(?:[kmbt]\s*)?(?:{other_units})"
+            rf"|(?<![\w.]){_NUMBER}\s*[mbt]\s*tokens?(?![a-z])")
+        self._other_before = re.compile(
+            rf"(?:{phrase_pattern(numbers.other_keywords)})\s*(?:[:=]|of|is|为|是)?\s*"
+            rf"{_NUMBER}\s*[km]?(?![a-z0-9])")
+        seq = vocabulary.sequence
+        self._seq_before = re.compile(
+            rf"(?:{phrase_pattern(seq.keywords)})\s*(?:[:=\-]|is|of|at|为|是)?\s*{_NUMBER}\s*"
+            r"(k)?(?![a-z0-9])")
+        self._seq_after = re.compile(
+            rf"(?<![\w.]){_NUMBER}\s*(k)?\s*(?:{phrase_pattern(seq.after)})")
+        self._after_strategy = re.compile(
+            rf"{STRATEGY_MARK}\s*(?:at|@|with|,|:|=|for)?\s*(\d{{3,7}})(?![\w.])")
+
+    def cjk_number(self, text: str) -> int | None:
+        """一 -> 1, 十六 -> 16, 三十二 -> 32, 两 -> 2, 一百二十八 -> 128."""
+        total, digit = 0, None
+        for char in text:
+            if char in self._digits:
+                if digit is not None:
+                    return None  # 二二 is not a number
+                digit = self._digits[char]
+            elif char in self._multipliers:
+                total += (1 if digit is None else digit) * self._multipliers[char]
+                digit = None
+            else:
+                return None
+        return total + (digit or 0)
+
+    def _count(self, match: re.Match[str]) -> int | None:
+        digits, word, cjk = match.group(1), match.group(2), match.group(3)
+        if digits:
+            return int(digits)
+        if word:
+            return self._words.get(word.lower())
+        return self.cjk_number(cjk) if cjk else None
+
+    def _length(self, number: str, k: str | None) -> int | None:
+        try:
+            value = float(number) * (self.k if k else 1)
+        except ValueError:
+            return None
+        return int(value) if value >= 1 and value == int(value) else None
+
+    def read(self, text: str) -> Numbers:
+        out = Numbers()
+        for pattern in (_DATES, _SCIENTIFIC, self._other_after, self._other_before):
+            text = pattern.sub(" ", text)
+
+        def budget(match: re.Match[str]) -> str:
+            count = self._count(match)
+            unit = self._budget_unit.get(re.sub(r"[\s_-]+", "", match.group(4)))
+            if count and unit and count < 10**6:
+                out.budgets.append((count, unit))
+            return " "
+
+        text = self._budget.sub(budget, text)
+
+        def length(match: re.Match[str]) -> str:
+            value = self._length(match.group(1), match.group(2) if match.re.groups > 1 else "k")
+            if value:
+                out.seq_lens.append(value)
+            return " "
+
+        for pattern in (self._seq_before, self._seq_after, _K):
+            text = pattern.sub(length, text)
+        for pattern in (self._after_strategy, _BARE):
+            text = pattern.sub(lambda m: self._bare(m, out), text)
+        out.text = text.replace(STRATEGY_MARK, " ")
+        return out
+
+    def _bare(self, match: re.Match[str], out: Numbers) -> str:
+        value = int(match.group(1))
+        if match.re is self._after_strategy or value in self.lengths:
+            out.seq_lens.append(value)
+            return f" {STRATEGY_MARK} " if match.re is self._after_strategy else " "
+        return match.group(0)

@@ -1,0 +1,102 @@
+"""A question as typed, read into what it asks, in a few passes each with its own module:
+normalise (`normalize`), filters (`filters`: framework, flavour, stage, strategy), numbers with
+their units (`numbers`: lengths, budgets, and the counts that are neither), then model names
+(`names`). What is left says whether the person wants a list, help or what fits a budget."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+from mincards.bot.facts.vocabulary import Vocabulary
+from mincards.bot.language import Language, language_of
+from mincards.bot.reading.asked import Budget, NameParts
+from mincards.bot.reading.filters import FilterReader
+from mincards.bot.reading.names import Mention, NameReader
+from mincards.bot.reading.normalize import Normalizer
+from mincards.bot.reading.numbers import NumberReader
+from mincards.bot.reading.phrases import compile_phrases
+
+_SPACES = re.compile(r"\s+")
+_LOOSE_VERSION = re.compile(r"^v?\d+(?:\.\d+)?$")
+
+
+@dataclass
+class Question:
+    """What a question asks. Empty sets mean the person did not narrow it down."""
+
+    text: str
+    language: Language
+    mentions: list[Mention] = field(default_factory=list)
+    strategies: set[str] = field(default_factory=set)
+    seq_lens: list[int] = field(default_factory=list)
+    frameworks: set[str] = field(default_factory=set)
+    flavours: set[str] = field(default_factory=set)
+    uncovered_stage: str | None = None
+    budget: Budget | None = None
+    wants_list: bool = False
+    wants_help: bool = False
+    wants_capacity: bool = False
+    # A version or variant standing alone ("2.5", "the VL one"): the answer to "which one?".
+    loose: NameParts | None = None
+
+    @property
+    def mention(self) -> Mention | None:
+        return next((m for m in self.mentions if m.named), None)
+
+    @property
+    def named(self) -> list[Mention]:
+        return [m for m in self.mentions if m.named]
+
+
+class QuestionReader:
+    """Reads questions; built once from the vocabulary, then cheap per question.
+
+    `frameworks` and `flavours` map each id a question may name to its name (the table's
+    frameworks with their page names, then the vocabulary's others; the hardware's flavours);
+    `lengths` are the sequence lengths the table lists.
+    """
+
+    def __init__(self, vocabulary: Vocabulary, names: NameReader,
+                 frameworks: Mapping[str, str] | None = None,
+                 flavours: Mapping[str, str] | None = None,
+                 lengths: Collection[int] = ()) -> None:
+        self.vocabulary = vocabulary
+        self.names = names
+        self.normalize = Normalizer(vocabulary)
+        self.filters = FilterReader(vocabulary, frameworks, flavours)
+        self.numbers = NumberReader(vocabulary, lengths)
+        self._list = compile_phrases(vocabulary.intents.list)
+        self._help = compile_phrases(vocabulary.intents.help)
+        self._capacity = compile_phrases(vocabulary.intents.capacity)
+        self._variants = frozenset(vocabulary.variants.table)
+
+    def read(self, raw: str) -> Question:
+        question = Question(text=raw, language=language_of(raw))
+        filters = self.filters.read(self.normalize(raw))
+        question.frameworks.update(filters.frameworks)
+        question.flavours.update(filters.flavours)
+        question.strategies.update(filters.strategies)
+        question.uncovered_stage = filters.stage
+        numbers = self.numbers.read(filters.text)
+        question.seq_lens = sorted(set(numbers.seq_lens))
+        if numbers.budgets:
+            count, unit = numbers.budgets[0]
+            flavour = next(iter(question.flavours)) if len(question.flavours) == 1 else None
+            question.budget = Budget(count, unit, flavour)
+        text = numbers.text
+        question.wants_capacity = bool(self._capacity.search(text))
+        question.wants_list = bool(self._list.search(text))
+        question.wants_help = bool(self._help.search(text))
+        question.mentions = self.names.read(_SPACES.sub(" ", text))
+        if not any(m.family or m.other_family for m in question.mentions):
+            question.loose = self._loose(text)
+        return question
+
+    def _loose(self, text: str) -> NameParts | None:
+        """Versions and variants with no family word: only ever the answer to "which one?"."""
+        words = re.findall(r"[a-z0-9][a-z0-9.]*", text)
+        versions = frozenset(w for w in words if _LOOSE_VERSION.match(w))
+        variants = frozenset(w for w in words if w in self._variants)
+        return NameParts(versions=versions, variants=variants) if versions or variants else None

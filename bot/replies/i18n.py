@@ -1,0 +1,341 @@
+"""Every sentence the bot says, in English and Chinese. Numbers come from the answer, not here."""
+
+from __future__ import annotations
+
+from mincards.bot.language import Language
+
+TEXT: dict[Language, dict[str, str]] = {
+    "en": {
+        "card": "card",
+        "cards": "cards",
+        "node": "node",
+        "nodes": "nodes",
+        "not_supported": "not supported",
+        "die_cards": "{die} DIE ({cards} {cards_word})",
+        "count_nodes": "{count}, {nodes} {nodes_word}",
+        "table_name": " (table: {key})",
+        "notes": "Notes:",
+        "lookup.title": "Minimum cards for {model}",
+        "ambiguous": "Several table models fit {asked}. Which one do you mean?",
+        "ambiguous.plain": "Several table models fit. Which one do you mean?",
+        "not_found": "The table has no entry for {asked}, so I can't give a card count "
+                     "for it.",
+        "not_found.plain": "The table has no entry for that model.",
+        "suggest": "Nearest models in the table (different models, not an answer):",
+        "not_covered": "{model} is in the table, but not for what you asked.",
+        "list.title": "Models in the table ({count}):",
+        "list.family": "{family}: {models}",
+        "help": "Ask me how many Ascend NPUs a model needs to fine-tune or train, e.g.\n"
+                "{examples}\n"
+                "Name the model (Hugging Face ids and typos are fine), and optionally "
+                "{strategies} and a sequence length. I answer for {frameworks} on {flavours}. "
+                "Say \u201clist\u201d for every model.",
+        "help.slash": "*How to use {command}*\n`{command} qwen 2.5 72b lora 8k` answers "
+                      "only you, with a button to post the answer to the channel. Name the "
+                      "model (Hugging Face ids and typos are fine) and, if you like, full or "
+                      "LoRA, a length, a framework or a budget (`on 8 cards`, `16 DIE 够吗`), "
+                      "or ask `what fits on 2 nodes?` or `qwen2.5-32b vs qwen2.5-72b`.\n"
+                      "In a channel, mention me (`@mincards qwen3-8b full`) and I answer in the "
+                      "thread; in a DM just ask. There, follow-ups such as `and lora?` or "
+                      "`8卡够吗` continue the question before.",
+        "and": " and ",
+        "or": " or ",
+        "sentence_sep": " ",
+        "colon": ": ",
+        "semicolon": "; ",
+        "list_sep": ", ",
+        "flavour_unit": "{flavour} ({unit})",
+        "card_count": "{n} {word}",
+        "budget.card": "{count} {cards}",
+        "budget.die": "{count} DIE",
+        "budget.node": "{count} {nodes}",
+        "budget.on": "{budget} on {flavour}",
+        "room": "{amount} on {flavour}",
+        "verdict.yes": "Yes: {model} fits in {budget} ({room}).",
+        "verdict.no": "No: {model} does not fit in {budget} ({room}).",
+        "verdict.partly": "Partly: {model} fits in {budget} ({room}) only as shown.",
+        "verdict.none": "{model}: no framework in the table supports what you asked, so no budget "
+                        "fits it.",
+        "verdict.fits": "fits with {list}",
+        "verdict.misses": "not with {list}",
+        "verdict.unsupported": "not supported by any framework",
+        "on_flavours": "{framework} on {flavours}",
+        "needs": "{flavour} (needs {count})",
+        "capacity.count": "{count} of the table's {total} models fit in {budget} ({room}):",
+        "capacity.none": "Nothing in the table fits in {budget} ({room}) for what you asked.",
+        "compare.side": "{heading} · {flavour}: {counts}: {verdict}",
+        "compare.fewer": "{model} needs fewer",
+        "compare.same": "the same",
+        "compare.none": "No entry is listed for all of them with what you asked; each one's "
+                        "numbers are below.",
+        "compare.count": "{model} {count}",
+        "vs": " vs ",
+        "note.budget_covers_nothing": "A budget in {unit} counts on none of this table's flavours.",
+        "note.no_model": "I didn't find a model name in that.",
+        "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
+                          "only: adjust to your job.",
+        "note.below_node": "Below {cards} cards the doc advises training on one full node of "
+                           "{cards}.",
+        "note.die_below_unit": "{count} {unit_name} is below the {unit}-{unit_name} unit that "
+                               "parallel strategies use on {flavour}: plan for {unit} "
+                               "{unit_name} ({unit_cards}).",
+        "note.suspect_strategy_order": "{framework} at seq {seq_len}: {heavier} needs fewer cards "
+                                       "than {lighter} here, which is almost surely an error in "
+                                       "the source. Check before you plan on it.",
+        "note.one_entry_two_models": "The table has one entry for both DeepSeek-V3 and "
+                                     "DeepSeek-R1.",
+        "note.assumed": "You didn't say the {what}; {model} is the only table model that fits, "
+                        "so that is what this shows.",
+        "what.version": "version",
+        "what.size": "size",
+        "what.family": "model family",
+        "what.join": " or ",
+        "note.upper_bound": "The table lists no {strategy} entry at seq {asked}; shown is the "
+                            "next length up, {shown}: an upper bound for {asked}.",
+        "note.seq_not_listed": "The table lists {strategy} only up to seq {longest}, not "
+                               "{seq_len}.",
+        "note.strategy_not_listed": "The table lists no {strategies} entry for this model.",
+        "note.stage_not_covered": "The table covers only SFT and pre-training with {strategies}; "
+                                  "it says nothing about {stage}.",
+        "note.stage_in_table": "In this table, {frameworks} train with it: ask about them.",
+        "note.stage_elsewhere": "{frameworks} train with it, but this version of the table has "
+                                "no column for them.",
+        "note.framework_not_in_table": "This version of the table ({date}) has no column for "
+                                       "{frameworks}, so it gives no count for it. Its columns "
+                                       "are {has}.",
+        "note.flavour_not_in_table": "This version of the table ({date}) has no {flavours} "
+                                     "column, so it gives no count for it. Its flavours are "
+                                     "{has}.",
+        "note.not_in_version": "{models}: in other versions of the ModelArts table, but not in "
+                               "this one ({date}).",
+        "note.table_has": "The table has: {has}.",
+        "note.other_mentions": "I answered for the first model only; ask again for: {names}.",
+        "note.not_in_table": "",
+        "note.other_family": "That model family is not in the table at all.",
+        "blocks.share": "Post to channel",
+        "blocks.more": "Also fits: {names}. Ask again with the size or version to pick one.",
+        "help.intro": "Ask me how many Ascend NPUs a model needs to fine-tune or train.",
+        "table_has.item": "{strategy} at {lengths}",
+        "lead.count": "{amount} ({nodes} {nodes_word})",
+        "lead.on": "{count} on {flavour}",
+        "lead.with": ", with {where}",
+        "lead.with_each": " with {where}",
+        "lead.at": "{frameworks} at {entries}",
+        "lead.one": "{subject}: {counts}{where}.",
+        "lead.several": "{subject} needs at least {counts}{where}.",
+        "lead.unsupported": "{subject}: no framework in the table supports this.",
+        "lead.compare": "{parts}.",
+        "lead.compare.fewer": "{model} needs fewer on {flavours}",
+        "lead.compare.same": "they need the same on {flavours}",
+        "lead.compare.depends": "which needs fewer on {flavours} depends on the entry",
+        "lead.compare.counts": " ({counts})",
+        "lead.compare.from": "{model} from {count}",
+        "warn.title": "Before you plan on it:",
+        "blocks.footer": "ModelArts minimum card table, {date} · table name {key} · reference "
+                         "only: adjust to your job",
+        "blocks.footer.plain": "ModelArts minimum card table, {date} · reference only: adjust to "
+                               "your job",
+        "blocks.unsupported": "{frameworks}: not supported for any of these.",
+        "blocks.row_head": "Strategy · length",
+        "blocks.row_head.model": "Model · strategy · length",
+        "cell.count": "{count} · {nodes} {nodes_word}",
+        "cell.die": "{count} · {cards} {cards_word} · {nodes} {nodes_word}",
+        "cell.head": "{framework} · {flavour} ({unit})",
+        "cell.over": "over: {count}",
+        "blocks.try": "The table has {model} for:",
+        "blocks.list_models": "List the models",
+        "blocks.pick_model": "Pick a model",
+        "blocks.pick_model.label": "Or pick one:",
+        "blocks.show_rest": "Show the other {count}",
+        "blocks.examples": "Try one:",
+        "blocks.asked_by": "Asked by <@{user}>",
+        "feedback.up": "Helpful",
+        "feedback.down": "Not helpful",
+        "example.lookup": "{model} {strategy} {seq}",
+        "example.budget": "{model} on {count} cards?",
+        "example.capacity": "what fits on {count} nodes?",
+        "example.compare": "{a} vs {b}",
+        "home.hello": "*How many Ascend NPUs for a model?* Pick one, or ask me anywhere.",
+        "home.legend": "*Cards and DIE.* {flavours}.",
+        "home.legend.card": "{flavour} ({chip}) counts cards, {per_node} a node",
+        "home.legend.die": "{flavour} ({chip}) counts DIE: {die} a card, {per_node} a node, so "
+                           "{per_node} DIE is {cards} cards",
+        "home.ask": "Mention me in a channel (`@mincards qwen 2.5 72b lora 8k?`), send me a DM, or "
+                    "use `/mincards`. English or Chinese; Hugging Face ids and typos are fine.",
+        "home.source": "ModelArts minimum card table, {date}: {count} models, {frameworks} · "
+                       "reference only",
+        "modal.title": "Minimum cards",
+        "modal.submit": "Answer",
+        "modal.close": "Close",
+        "modal.model": "Model",
+        "modal.strategy": "Strategy",
+        "modal.seq": "Sequence length",
+        "modal.budget": "Budget",
+        "modal.budget.hint": "e.g. 8 cards, 2 nodes or 16 DIE",
+        "modal.any": "Any",
+        "modal.budget.unread": "Say it like 8 cards, 2 nodes or 16 DIE.",
+        "modal.private": "Only you can see this answer.",
+        "shortcut.no_text": "That message has no text to read a model name from.",
+        "home.title": "mincards: minimum Ascend cards",
+    },
+    "zh": {
+        "card": "卡",
+        "cards": "卡",
+        "node": "节点",
+        "nodes": "节点",
+        "not_supported": "不支持",
+        "die_cards": "{die} DIE（{cards} 张卡）",
+        "count_nodes": "{count}，{nodes} 个节点",
+        "table_name": "（表中名称：{key}）",
+        "notes": "说明：",
+        "lookup.title": "{model} 最小卡数",
+        "ambiguous": "表中有多个模型符合 {asked}，你指的是哪一个？",
+        "ambiguous.plain": "表中有多个模型符合，你指的是哪一个？",
+        "not_found": "表中没有 {asked} 的配置，无法给出卡数。",
+        "not_found.plain": "表中没有该模型的配置。",
+        "suggest": "表中最接近的模型（是不同的模型，不是答案）：",
+        "not_covered": "表中有 {model}，但没有你问的配置。",
+        "list.title": "表中的模型（{count} 个）：",
+        "list.family": "{family}：{models}",
+        "help": "问我微调或训练某个模型需要几张昇腾卡，例如：\n"
+                "{examples}\n"
+                "写上模型名（Hugging Face 名称、拼写错误都可以），可加{strategies}、序列长度。"
+                "我会给出 {frameworks} 在 {flavours} 上的卡数。"
+                "发送\u201c模型列表\u201d查看全部模型。",
+        "help.slash": "*{command} 怎么用*\n`{command} 千问2.5-72B LoRA 8K` 只回复你，并附一个按钮"
+                      "可把答案发到频道。写上模型名（Hugging Face 名称、拼写错误都可以），可加全参"
+                      "或 LoRA、序列长度、框架或预算（`8卡够吗`、`16 DIE`），也可以问"
+                      "`两台能训练哪些模型`、`qwen3-8b 和 qwen3-14b 对比`。\n"
+                      "在频道里 @mincards 提问，我在帖子里回复；私信直接问即可。在那里可以接着问，"
+                      "比如 `那LoRA呢`、`8卡够吗`。",
+        "and": " 和 ",
+        "or": " 或 ",
+        "sentence_sep": "",
+        "colon": "：",
+        "semicolon": "；",
+        "list_sep": "、",
+        "flavour_unit": "{flavour}（{unit}）",
+        "card_count": "{n} 张卡",
+        "budget.card": "{count} 卡",
+        "budget.die": "{count} DIE",
+        "budget.node": "{count} 台",
+        "budget.on": "{flavour} 上 {budget}",
+        "room": "{flavour} {amount}",
+        "verdict.yes": "可以：{model} 在 {budget}（{room}）内能训练。",
+        "verdict.no": "不够：{model} 在 {budget}（{room}）内不能训练。",
+        "verdict.partly": "部分可以：{model} 在 {budget}（{room}）内只有下列配置可以。",
+        "verdict.none": "{model}：表中没有框架支持你问的配置，任何预算都不适用。",
+        "verdict.fits": "可以：{list}",
+        "verdict.misses": "不够：{list}",
+        "verdict.unsupported": "没有框架支持",
+        "on_flavours": "{framework}（{flavours}）",
+        "needs": "{flavour} 需要 {count}",
+        "capacity.count": "表中 {total} 个模型里有 {count} 个能在 {budget}（{room}）内训练：",
+        "capacity.none": "表中没有模型能在 {budget}（{room}）内按你问的配置训练。",
+        "compare.side": "{heading} · {flavour}：{counts}：{verdict}",
+        "compare.fewer": "{model} 更少",
+        "compare.same": "相同",
+        "compare.none": "你问的配置没有所有模型都列出的条目；下面分别列出各模型的卡数。",
+        "compare.count": "{model} {count}",
+        "vs": " 对比 ",
+        "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
+        "note.no_model": "没有在问题中找到模型名。",
+        "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
+                          "可按实际任务调整。",
+        "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
+        "note.die_below_unit": "{flavour} 上并行策略以 {unit} {unit_name} 为最小单位，{count} "
+                               "{unit_name} 实际按 {unit} {unit_name}（{unit_cards}）规划。",
+        "note.suspect_strategy_order": "{framework} 序列长度 {seq_len}：{heavier}所需卡数少于"
+                                       "{lighter}，很可能是源表的错误，规划前请核实。",
+        "note.one_entry_two_models": "表中 DeepSeek-V3 与 DeepSeek-R1 共用一条配置。",
+        "note.assumed": "你没有写明{what}；表中只有 {model} 符合，以下按它回答。",
+        "what.version": "版本",
+        "what.size": "参数量",
+        "what.family": "模型系列",
+        "what.join": "或",
+        "note.upper_bound": "表中没有序列长度 {asked} 的{strategy}配置；显示的是更长的 {shown}，"
+                            "可作为 {asked} 的上限。",
+        "note.seq_not_listed": "表中{strategy}最长只列到序列长度 {longest}，没有 {seq_len}。",
+        "note.strategy_not_listed": "表中该模型没有{strategies}配置。",
+        "note.stage_not_covered": "该表只覆盖 SFT 和预训练（{strategies}），不涉及 {stage}。",
+        "note.stage_in_table": "此表中 {frameworks} 支持该训练方式，可以问它们的卡数。",
+        "note.stage_elsewhere": "{frameworks} 支持该训练方式，但此版本的表中没有它们的列。",
+        "note.framework_not_in_table": "此版本的表（{date}）没有 {frameworks} 的列，因此没有它的"
+                                       "卡数。表中的框架是 {has}。",
+        "note.flavour_not_in_table": "此版本的表（{date}）没有 {flavours} 规格的列，因此没有它的"
+                                     "卡数。表中的规格是 {has}。",
+        "note.not_in_version": "{models}：在其他版本的 ModelArts 表中有，但此版本（{date}）没有。",
+        "note.table_has": "表中有：{has}。",
+        "note.other_mentions": "只回答了第一个模型；其他模型请单独再问：{names}。",
+        "note.not_in_table": "",
+        "note.other_family": "表中没有这个模型系列。",
+        "blocks.share": "发送到频道",
+        "blocks.more": "也符合：{names}。请写明参数量或版本再问。",
+        "help.intro": "问我微调或训练某个模型需要几张昇腾卡。",
+        "table_has.item": "{strategy}：{lengths}",
+        "lead.count": "{amount}（{nodes} 个节点）",
+        "lead.on": "{flavour} 上 {count}",
+        "lead.with": "，使用 {where}",
+        "lead.with_each": "（{where}）",
+        "lead.at": "{frameworks}，{entries}",
+        "lead.one": "{subject}：{counts}{where}。",
+        "lead.several": "{subject} 最少需要：{counts}{where}。",
+        "lead.unsupported": "{subject}：表中没有框架支持。",
+        "lead.compare": "{parts}。",
+        "lead.compare.fewer": "{flavours} 上 {model} 需要的卡更少",
+        "lead.compare.same": "{flavours} 上两者需要的一样多",
+        "lead.compare.depends": "{flavours} 上哪个更少取决于配置",
+        "lead.compare.counts": "（{counts}）",
+        "lead.compare.from": "{model} 最少 {count}",
+        "warn.title": "规划前请注意：",
+        "blocks.footer": "ModelArts 模型最小卡数配置，{date} · 表中名称 {key} · "
+                         "仅供参考，可按实际任务调整",
+        "blocks.footer.plain": "ModelArts 模型最小卡数配置，{date} · 仅供参考，可按实际任务调整",
+        "blocks.unsupported": "{frameworks}：以上配置均不支持。",
+        "blocks.row_head": "训练方式 · 序列长度",
+        "blocks.row_head.model": "模型 · 训练方式 · 序列长度",
+        "cell.count": "{count} · {nodes} 个节点",
+        "cell.die": "{count} · {cards} 张卡 · {nodes} 个节点",
+        "cell.head": "{framework} · {flavour}（{unit}）",
+        "cell.over": "超出：{count}",
+        "blocks.try": "表中 {model} 有这些配置：",
+        "blocks.list_models": "查看模型列表",
+        "blocks.pick_model": "选择模型",
+        "blocks.pick_model.label": "或直接选择：",
+        "blocks.show_rest": "显示其余 {count} 个",
+        "blocks.examples": "试试：",
+        "blocks.asked_by": "<@{user}> 的提问",
+        "feedback.up": "有帮助",
+        "feedback.down": "没帮助",
+        "example.lookup": "{model} {strategy} {seq} 需要几张卡",
+        "example.budget": "{model} {count}卡够吗",
+        "example.capacity": "{count}台能训练哪些模型",
+        "example.compare": "{a} 和 {b} 对比",
+        "home.hello": "*训练一个模型需要几张昇腾卡？* 选择模型，或在任何地方问我。",
+        "home.legend": "*卡与 DIE：* {flavours}。",
+        "home.legend.card": "{flavour}（{chip}）按卡计，每节点 {per_node} 张",
+        "home.legend.die": "{flavour}（{chip}）按 DIE 计：每张卡 {die} 个 DIE，"
+                           "每节点 {per_node} 个，即 {per_node} DIE 等于 {cards} 张卡",
+        "home.ask": "在频道里 @我（`@mincards 千问2.5-72B LoRA 8K`），私信我，或使用 `/mincards`。"
+                    "中英文都可以；Hugging Face 名称、拼写错误都没关系。",
+        "home.source": "ModelArts 模型最小卡数配置，{date}：{count} 个模型，{frameworks} · "
+                       "仅供参考",
+        "modal.title": "最小卡数",
+        "modal.submit": "查询",
+        "modal.close": "关闭",
+        "modal.model": "模型",
+        "modal.strategy": "训练方式",
+        "modal.seq": "序列长度",
+        "modal.budget": "预算",
+        "modal.budget.hint": "例如 8卡、2台 或 16 DIE",
+        "modal.any": "不限",
+        "modal.budget.unread": "请写成 8卡、2台 或 16 DIE 这样的形式。",
+        "modal.private": "只有你能看到这个答案。",
+        "shortcut.no_text": "这条消息没有可以读出模型名的文字。",
+        "home.title": "mincards：最小昇腾卡数",
+    },
+}
+
+
+def t(language: Language, message: str, **args: object) -> str:
+    return TEXT[language][message].format(**args)

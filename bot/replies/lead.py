@@ -1,0 +1,194 @@
+"""The sentence a reply opens with: the number that answers the question, said first.
+
+For a lookup it is, on each flavour on its own (Snt9B counts cards, Snt9B23 DIE: different
+hardware, never one number across them), the fewest cards with their nodes and the framework
+that gets there; for a budget the verdict; for capacity how many models fit; for a comparison
+which needs fewer on each flavour. The same sentence is the message's notification text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.compare import Side, fewest
+from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.table import Entry
+from mincards.bot.language import Language
+from mincards.bot.replies.i18n import t
+from mincards.bot.replies.render_budget import capacity_head, verdict_lines
+from mincards.bot.replies.render_words import (
+    amount,
+    asked_columns,
+    asked_name,
+    entry_heading,
+    help_intro,
+    join_words,
+    plural,
+    seq_short,
+)
+from mincards.bot.replies.slack_text import escape
+
+Mark = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the sentence is written: plain (CLI, JSON) or Slack mrkdwn (escaped, numbers bold)."""
+
+    text: Mark
+    strong: Mark
+
+
+PLAIN = Style(text=lambda s: s, strong=lambda s: s)
+MRKDWN = Style(text=escape, strong=lambda s: f"*{s}*")
+
+
+@dataclass(frozen=True)
+class Low:
+    """The fewest on one flavour, and where: the frameworks and entries that get there."""
+
+    flavour: str
+    count: int
+    frameworks: tuple[str, ...]
+    entries: tuple[Entry, ...]
+
+
+def count_with_nodes(knowledge: Knowledge, language: Language, flavour: str, count: int) -> str:
+    """'16 cards (2 nodes)' or '16 DIE (1 node)'."""
+    nodes = knowledge.hardware.flavours[flavour].nodes(count)
+    return t(language, "lead.count", amount=amount(knowledge, language, flavour, count),
+             nodes=nodes, nodes_word=plural(language, nodes, "node", "nodes"))
+
+
+def columns(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[str]]:
+    """The frameworks and flavours the answer is about: what the question named, else all."""
+    table = knowledge.table
+    asked = asked_columns(knowledge, answer)
+    frameworks = list(dict.fromkeys(fw for fw, _ in asked)) or list(table.framework_ids)
+    flavours = list(dict.fromkeys(fl for _, fl in asked)) or list(table.flavours)
+    return frameworks, flavours
+
+
+def lows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[Low]:
+    """Per flavour, the fewest count over the rows and frameworks asked about."""
+    frameworks, flavours = columns(knowledge, answer)
+    out = []
+    for fl in flavours:
+        found = [(f.count, f.frameworks, e) for e in rows
+                 if (f := fewest(e, fl, frameworks)).count is not None]
+        if not found:
+            continue
+        low = min(c for c, _, _ in found)
+        at = [(fws, e) for c, fws, e in found if c == low]
+        out.append(Low(fl, low, tuple(dict.fromkeys(fw for fws, _ in at for fw in fws)),
+                       tuple(e for _, e in at)))
+    return out
+
+
+def _where(knowledge: Knowledge, language: Language, low: Low, several: bool) -> str:
+    """'MindSpeed-LLM', or with several entries 'LoRA · 4K, MindSpeed-LLM'."""
+    names = join_words(language, [knowledge.framework_names[f] for f in low.frameworks], "or")
+    if not several:
+        return names
+    by_strategy: dict[str, list[str]] = {}
+    for e in low.entries:
+        by_strategy.setdefault(e.strategy, []).append(seq_short(e.seq_len))
+    entries = join_words(language, [
+        f"{knowledge.strategy_label(s, language)} · {join_words(language, lengths, 'or')}"
+        for s, lengths in by_strategy.items()], "or")
+    return t(language, "lead.at", entries=entries, frameworks=names)
+
+
+def _lookup(knowledge: Knowledge, answer: Answer, style: Style) -> str:
+    lang = answer.language
+    model = knowledge.catalogue[answer.models[0]].display
+    rows = answer.rows
+    several = len(rows) > 1
+    subject = model if several else f"{model} · {entry_heading(knowledge, lang, rows[0])}"
+    found = lows(knowledge, answer, rows)
+    if not found:
+        return style.text(t(lang, "lead.unsupported", subject=subject))
+    wheres = {_where(knowledge, lang, low, several) for low in found}
+    shared = len(wheres) == 1
+    parts = []
+    for low in found:
+        part = t(lang, "lead.on", flavour=style.text(knowledge.flavour_display(low.flavour)),
+                 count=style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,
+                                                                 low.count))))
+        if not shared:
+            part += style.text(t(lang, "lead.with_each",
+                                 where=_where(knowledge, lang, low, several)))
+        parts.append(part)
+    where = style.text(t(lang, "lead.with", where=next(iter(wheres)))) if shared else ""
+    key = "lead.several" if several else "lead.one"
+    return t(lang, key, subject=style.text(subject), counts=t(lang, "list_sep").join(parts),
+             where=where)
+
+
+def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
+    """Per flavour, which model needs fewer over every entry compared, or that it depends;
+    flavours with the same verdict are said together."""
+    lang = answer.language
+    cat = knowledge.catalogue
+    sides: dict[str, list[Side]] = {}
+    for side in answer.comparison:
+        sides.setdefault(side.flavour, []).append(side)
+    if not sides:
+        return style.text(t(lang, "compare.none"))
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for fl, those in sides.items():
+        always = set(answer.models).intersection(*(set(s.fewer) for s in those))
+        if len(always) == len(answer.models):
+            verdict: tuple[str, ...] = ("same",)
+        elif always:
+            verdict = ("fewer", *[m for m in answer.models if m in always])
+        else:
+            verdict = ("depends",)
+        groups.setdefault(verdict, []).append(fl)
+    def named(flavour: str) -> str:
+        """'Snt9B', with each model's count when one entry is compared there."""
+        name = knowledge.flavour_display(flavour)
+        key = "compare.count" if len(sides[flavour]) == 1 else "lead.compare.from"
+        counts = []
+        for m in answer.models:
+            known = [c for side in sides[flavour] if (c := side.fewest[m].count) is not None]
+            counts.append(t(lang, key, model=cat[m].display, count=amount(
+                knowledge, lang, flavour, min(known)) if known else t(lang, "not_supported")))
+        return name + t(lang, "lead.compare.counts", counts=t(lang, "list_sep").join(counts))
+
+    parts = []
+    for verdict, flavours in groups.items():
+        names = style.text(join_words(lang, [named(f) for f in flavours]))
+        model = style.strong(style.text(join_words(lang, [cat[m].display for m in verdict[1:]])))
+        parts.append(t(lang, f"lead.compare.{verdict[0]}", flavours=names, model=model))
+    sentence = t(lang, "lead.compare", parts=t(lang, "semicolon").join(parts))
+    return sentence[:1].upper() + sentence[1:]
+
+
+def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
+    """The one sentence that answers, in the answer's language."""
+    lang = answer.language
+    cat = knowledge.catalogue
+    if answer.intent == "lookup":
+        verdict = verdict_lines(knowledge, answer)
+        if verdict:
+            return style.strong(style.text(verdict[0]))
+        return _lookup(knowledge, answer, style)
+    if answer.intent == "capacity":
+        return style.text(capacity_head(knowledge, answer).rstrip(":："))
+    if answer.intent == "compare":
+        return _compare(knowledge, answer, style)
+    asked = asked_name(answer)
+    if answer.intent == "ambiguous":
+        return style.text(t(lang, "ambiguous", asked=asked) if asked
+                          else t(lang, "ambiguous.plain"))
+    if answer.intent == "not_found":
+        return style.text(t(lang, "not_found", asked=asked) if asked
+                          else t(lang, "not_found.plain"))
+    if answer.intent == "not_covered":
+        return style.text(t(lang, "not_covered", model=cat[answer.models[0]].display))
+    if answer.intent == "list":
+        return style.text(t(lang, "list.title", count=len(answer.models)).rstrip(":："))
+    return style.text(help_intro(lang, no_model=answer.note("no_model") is not None))

@@ -1,0 +1,396 @@
+"""Answers as Slack messages: pure functions from an Answer to blocks and text, tested as data.
+
+Every reply opens with the sentence that answers (bot/lead.py), which is also the message's
+`text`: what a notification or a screen reader says. Warnings that change a plan follow in a
+section of their own. Several entries are one table block; Slack takes one table a message and
+shows it at the bottom, so it is always the last block, captioned by the footer just above it.
+Every answer that is not one offers what to do next: a button or a menu that answers in place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.conversation import context_of
+from mincards.bot.answering.followup import FollowUp
+from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.table import Entry
+from mincards.bot.language import Language
+from mincards.bot.replies.blocks import (
+    Block,
+    actions,
+    button,
+    context,
+    feedback,
+    option,
+    section,
+    static_select,
+)
+from mincards.bot.replies.examples import examples
+from mincards.bot.replies.feedback import Feedback
+from mincards.bot.replies.i18n import t
+from mincards.bot.replies.lead import MRKDWN, lead
+from mincards.bot.replies.render_budget import verdict_lines
+from mincards.bot.replies.render_notes import split_notes
+from mincards.bot.replies.render_table import (
+    Layout,
+    entry_fields,
+    entry_lines,
+    entry_rows,
+    layout,
+    table_block,
+    unsupported_line,
+)
+from mincards.bot.replies.render_text import help_text
+from mincards.bot.replies.render_words import entry_heading
+from mincards.bot.replies.slack_limits import SlackLimits, limits
+from mincards.bot.replies.slack_text import code, escape
+
+PICK_ACTION = "pick_model"  # a choice button: pick_model_0, pick_model_1, ...
+FOLLOW_ACTION = "follow"  # any other button that asks again: follow_0, follow_1, ...
+CHOOSE_ACTION = "choose_model"  # the model menu
+SHARE_ACTION = "share_answer"
+FEEDBACK_ACTION = "answer_feedback"
+PICK_BLOCK = "mincards_pick"
+SHARE_BLOCK = "mincards_share"
+NEXT_BLOCK = "mincards_next"
+USER_ID = re.compile(r"[UW][A-Z0-9]{2,30}")  # only a real user id is ever written as <@...>
+
+
+def _bullets(lines: list[str] | tuple[str, ...]) -> str:
+    return "\n".join(f"• {escape(line)}" for line in lines)
+
+
+def _warnings(knowledge: Knowledge, answer: Answer, lim: SlackLimits,
+              skip: frozenset[str] = frozenset()) -> tuple[list[Block], list[str]]:
+    """(the warnings section, the informative remarks)."""
+    notes = split_notes(knowledge, answer, skip)
+    blocks = []
+    if notes.warnings:
+        blocks.append(section(f"*{escape(t(answer.language, 'warn.title'))}*\n"
+                              + _bullets(notes.warnings), lim))
+    return blocks, [escape(i) for i in notes.info]
+
+
+def _footer(knowledge: Knowledge, answer: Answer, lim: SlackLimits, extra: list[str],
+            key: str | None = None) -> Block:
+    lang = answer.language
+    date = knowledge.table.source.date_text()
+    source = (t(lang, "blocks.footer", date=date, key=code(key)) if key
+              else escape(t(lang, "blocks.footer.plain", date=date)))
+    return context([*extra, source], lim)
+
+
+def _choices(knowledge: Knowledge, answer: Answer, keys: tuple[str, ...],
+             lim: SlackLimits) -> list[Block]:
+    if not keys:
+        return []
+    cat = knowledge.catalogue
+    shown, rest = keys[: lim.max_choice_buttons], keys[lim.max_choice_buttons:]
+    blocks: list[Block] = [actions(
+        [button(cat[k].display, f"{PICK_ACTION}_{i}",
+                FollowUp.pick(answer, k).encode(lim.max_button_value), lim)
+         for i, k in enumerate(shown)], lim, PICK_BLOCK)]
+    if rest:
+        names = ", ".join(escape(cat[k].display) for k in rest)
+        blocks.append(context([t(answer.language, "blocks.more", names=names)], lim))
+    return blocks
+
+
+def _follow_buttons(pairs: list[tuple[str, FollowUp]], lim: SlackLimits,
+                    block_id: str | None = None) -> list[Block]:
+    if not pairs:
+        return []
+    return [actions([button(label, f"{FOLLOW_ACTION}_{i}", follow.encode(lim.max_button_value),
+                            lim) for i, (label, follow) in enumerate(pairs)], lim, block_id)]
+
+
+def model_menu(knowledge: Knowledge, language: Language, action_id: str, lim: SlackLimits,
+               models: tuple[str, ...] | None = None) -> Block:
+    """A select menu of the table's models, grouped by family; each value a FollowUp."""
+    cat = knowledge.catalogue
+    groups: dict[str, list[Block]] = {}
+    for key in models if models is not None else knowledge.table.models():
+        family = knowledge.vocabulary.families[cat[key].family].display
+        groups.setdefault(family, []).append(option(
+            cat[key].display, FollowUp(language=language, model=key).encode(
+                lim.max_option_value), lim))
+    return static_select(action_id, t(language, "blocks.pick_model"), list(groups.items()), lim)
+
+
+def _feedback(answer: Answer, lim: SlackLimits) -> Block:
+    """Thumbs up or down; the value says what was answered (kind, model), never the words."""
+    return feedback(FEEDBACK_ACTION,
+                    (t(answer.language, "feedback.up"), Feedback.of(answer, "up").encode()),
+                    (t(answer.language, "feedback.down"), Feedback.of(answer, "down").encode()),
+                    lim)
+
+
+def _numbers(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
+             lim: SlackLimits) -> tuple[list[Block], Block | None]:
+    """(fields for one entry, or the table block for several). A grid wider or longer than a
+    table block takes (a page version with ten frameworks) is written as a section an entry
+    instead: nothing is ever cut off."""
+    if len(grid.rows) == 1:
+        return entry_fields(knowledge, answer, grid, lim), None
+    if len(grid.columns) < lim.max_table_cells and len(grid.rows) < lim.max_table_rows:
+        return [], table_block(knowledge, answer, grid, head, lim)
+    return [section(text, lim) for text in entry_lines(knowledge, answer, grid)], None
+
+
+def _not_covered_options(knowledge: Knowledge, answer: Answer) -> list[tuple[str, FollowUp]]:
+    """What the table has for the model: a button per strategy, or per length when the
+    question's strategy is listed but not at that length. Each keeps the question's other
+    narrowing, except what this table version lacks (a framework or flavour it has no column
+    for)."""
+    model = answer.models[0]
+    table = knowledge.table
+    base = context_of(answer)
+    keep_fws = tuple(f for f in base.frameworks if table.framework(f))
+    keep_fls = tuple(f for f in base.flavours if f in table.flavours)
+    entries = table.entries_for(model)
+    asked = [s for s in answer.strategies if any(e.strategy == s for e in entries)]
+    out: list[tuple[str, FollowUp]] = []
+    if asked and answer.seq_lens:
+        for e in sorted((e for e in entries if e.strategy in asked), key=lambda e: e.seq_len):
+            label = entry_heading(knowledge, answer.language, e)
+            out.append((label, FollowUp(language=answer.language, context=replace(base,
+                strategies=(e.strategy,), seq_lens=(e.seq_len,), frameworks=keep_fws,
+                flavours=keep_fls))))
+        return out
+    for strategy in knowledge.strategies:
+        if any(e.strategy == strategy for e in entries):
+            out.append((knowledge.strategy_label(strategy, answer.language), FollowUp(
+                language=answer.language, context=replace(base,
+                    strategies=(strategy,), seq_lens=(), frameworks=keep_fws,
+                    flavours=keep_fls))))
+    return out
+
+
+class MessageBuilder:
+    """The blocks of one answer; `page` is where a long capacity list goes on from."""
+
+    def __init__(self, knowledge: Knowledge, answer: Answer, lim: SlackLimits,
+                 page: int = 0) -> None:
+        self.knowledge = knowledge
+        self.answer = answer
+        self.lim = lim
+        self.page = page
+        self.lang = answer.language
+
+    def lookup(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        verdict = verdict_lines(k, a)
+        if len(verdict) > 1:
+            blocks.append(section(_bullets(verdict[1:]), lim))
+        warn, info = _warnings(k, a, lim)
+        blocks += warn
+        grid = layout(k, a, entry_rows(k, a, a.rows))
+        numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head"), lim)
+        footer = _footer(k, a, lim, [*info, unsupported_line(k, self.lang, grid)], a.models[0])
+        return self._finish(blocks + numbers, footer, table)
+
+    def capacity(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        warn, info = _warnings(k, a, lim)
+        blocks += warn
+        shown, rest_from = self._capacity_page()
+        table = None
+        extra = [*info]
+        if shown:
+            rows = entry_rows(k, a, [e for e in a.rows if e.model in shown], with_model=True)
+            grid = layout(k, a, rows)
+            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            blocks += numbers
+            extra.append(unsupported_line(k, self.lang, grid))
+        if rest_from < len(a.models):
+            rest = len(a.models) - rest_from
+            blocks += _follow_buttons([(t(self.lang, "blocks.show_rest", count=rest), FollowUp(
+                language=self.lang, context=context_of(a), page=rest_from))], lim, NEXT_BLOCK)
+        return self._finish(blocks, _footer(k, a, lim, extra), table)
+
+    def _capacity_page(self) -> tuple[tuple[str, ...], int]:
+        """The models this page shows (at most max_capacity_models, and as many as the table
+        block's rows hold), and where the next page starts."""
+        models = self.answer.models
+        start = min(max(self.page, 0), len(models))
+        table = self.knowledge.table
+        if len(table.framework_ids) * len(table.flavours) < self.lim.max_table_cells:
+            room = self.lim.max_table_rows - 1  # the header row
+        else:  # too wide for a table block: a section an entry, within the message's blocks
+            room = self.lim.max_message_blocks - 12
+        shown: list[str] = []
+        for model in models[start:]:
+            count = sum(1 for e in self.answer.rows if e.model == model)
+            if len(shown) >= self.lim.max_capacity_models or (shown and count > room):
+                break
+            shown.append(model)
+            room -= count
+        return tuple(shown), start + len(shown)
+
+    def compare(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        warn, info = _warnings(k, a, lim)
+        blocks += warn
+        table = None
+        extra = [*info]
+        if a.rows:
+            ordered: list[Entry] = [e for m in a.models for e in a.rows if e.model == m]
+            grid = layout(k, a, entry_rows(k, a, ordered, with_model=True))
+            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            blocks += numbers
+            extra.append(unsupported_line(k, self.lang, grid))
+        return self._finish(blocks, _footer(k, a, lim, extra), table)
+
+    def ambiguous(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        return [section(lead(k, a, MRKDWN), lim), *_choices(k, a, a.candidates, lim)]
+
+    def not_found(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        _, info = _warnings(k, a, lim)
+        if info:
+            blocks.append(context(info, lim))
+        if a.candidates:
+            blocks.append(section(escape(t(self.lang, "suggest")), lim))
+            blocks += _choices(k, a, a.candidates, lim)
+        blocks += _follow_buttons([(t(self.lang, "blocks.list_models"),
+                                    FollowUp(language=self.lang, show="list"))], lim)
+        return blocks
+
+    def not_covered(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        notes = split_notes(k, a, skip=frozenset({"table_has"}))
+        reasons = [*notes.warnings, *notes.info]
+        if reasons:
+            blocks.append(section(_bullets(reasons), lim))
+        options = _not_covered_options(k, a)
+        if options:
+            blocks.append(section(escape(t(self.lang, "blocks.try",
+                                           model=k.catalogue[a.models[0]].display)), lim))
+            blocks += _follow_buttons(options[: lim.max_actions_elements], lim)
+        return blocks
+
+    def model_list(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        cat = k.catalogue
+        by_family: dict[str, list[str]] = {}
+        for key in a.models:
+            by_family.setdefault(cat[key].family, []).append(escape(cat[key].display))
+        lines = [f"*{escape(k.vocabulary.families[f].display)}*: " + ", ".join(names)
+                 for f, names in by_family.items()]
+        menu = model_menu(k, self.lang, CHOOSE_ACTION, lim, a.models)
+        return [section(f"*{lead(k, a, MRKDWN)}*", lim),
+                section(escape(t(self.lang, "blocks.pick_model.label")), lim)
+                | {"accessory": menu},
+                section("\n".join(lines), lim),
+                _footer(k, a, lim, [])]
+
+    def help(self) -> list[Block]:
+        k, a, lim = self.knowledge, self.answer, self.lim
+        lines = help_text(k, self.lang).split("\n")
+        blocks = [section(lead(k, a, MRKDWN), lim)]
+        if len(lines) > 1:
+            blocks.append(section(escape(lines[-1]), lim))
+        asks = examples(k, self.lang)[: lim.max_examples]
+        if asks:
+            blocks.append(section(escape(t(self.lang, "blocks.examples")), lim))
+            blocks += _follow_buttons([(q, FollowUp(language=self.lang, text=q)) for q in asks],
+                                      lim)
+        return blocks
+
+    def _finish(self, blocks: list[Block], footer: Block, table: Block | None) -> list[Block]:
+        """Footer and feedback after the answer; a table goes last, its footer just above."""
+        if table is None:
+            return [*blocks, footer, _feedback(self.answer, self.lim)]
+        return [*blocks, _feedback(self.answer, self.lim), footer, table]
+
+    def build(self) -> list[Block]:
+        by_intent = {"lookup": self.lookup, "capacity": self.capacity, "compare": self.compare,
+                     "ambiguous": self.ambiguous, "not_found": self.not_found,
+                     "not_covered": self.not_covered, "list": self.model_list,
+                     "help": self.help}
+        return by_intent[self.answer.intent]()
+
+
+def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
+                  shareable: bool = False, page: int = 0, asked_by: str | None = None
+                  ) -> list[Block]:
+    """The message's blocks. `shareable` adds 'post to channel' (a private reply); `asked_by`
+    (a user id) says who asked, on a shared post."""
+    lim = limits()
+    blocks = MessageBuilder(knowledge, answer, lim, page).build()
+    extra: list[Block] = []
+    if asked_by and USER_ID.fullmatch(asked_by):
+        extra.append(context([t(answer.language, "blocks.asked_by", user=escape(asked_by))],
+                             lim))
+    if shareable and question is not None:
+        extra.append(actions([button(t(answer.language, "blocks.share"), SHARE_ACTION,
+                                     FollowUp.same(answer, question).encode(
+                                         lim.max_button_value), lim, primary=True)],
+                             lim, SHARE_BLOCK))
+    if extra:
+        # With the feedback buttons, after the answer and before the footer and table.
+        kinds = [b["type"] for b in blocks]
+        at = kinds.index("context_actions") + 1 if "context_actions" in kinds else (
+            len(blocks) - 1 if kinds[-1] == "table" else len(blocks))
+        blocks[at:at] = extra
+    if len(blocks) > lim.max_message_blocks:  # never so far: keep the lead and the table
+        blocks = [*blocks[: lim.max_message_blocks - 1], blocks[-1]]
+    return blocks
+
+
+def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
+    """An answer for a surface that takes no table block (App Home, a modal): the same lead,
+    warnings and footer, the entries as lines."""
+    lim = limits()
+    lang = answer.language
+    blocks = [section(lead(knowledge, answer, MRKDWN), lim)]
+    if answer.intent not in ("lookup", "compare", "capacity"):
+        notes = split_notes(knowledge, answer)
+        if notes.warnings or notes.info:
+            blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
+        return blocks
+    verdict = verdict_lines(knowledge, answer)
+    if len(verdict) > 1:
+        blocks.append(section(_bullets(verdict[1:]), lim))
+    warn, info = _warnings(knowledge, answer, lim)
+    blocks += warn
+    models = answer.models[: lim.max_capacity_models]
+    rows = entry_rows(knowledge, answer, [e for e in answer.rows if e.model in models],
+                      with_model=len(answer.models) > 1)
+    if rows:
+        grid = layout(knowledge, answer, rows)
+        blocks += [section(text, lim) for text in entry_lines(knowledge, answer, grid)]
+        info.append(unsupported_line(knowledge, lang, grid))
+    key = answer.models[0] if answer.intent == "lookup" else None
+    blocks.append(_footer(knowledge, answer, lim, info, key))
+    return blocks
+
+
+def slash_help(language: Language, command: str) -> dict[str, Any]:
+    """What a bare slash command shows: how to use it, mentions and DMs."""
+    text = t(language, "help.slash", command=command)
+    return {"blocks": [section(text, limits())], "text": text}
+
+
+def fallback_text(knowledge: Knowledge, answer: Answer) -> str:
+    """The message's `text`: the sentence that answers, for notifications and screen readers."""
+    return escape(lead(knowledge, answer))
+
+
+def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
+            shareable: bool = False, page: int = 0, asked_by: str | None = None
+            ) -> dict[str, Any]:
+    """`blocks` and `text` for chat.postMessage / chat.update / a response URL."""
+    return {"blocks": render_blocks(knowledge, answer, question=question, shareable=shareable,
+                                    page=page, asked_by=asked_by),
+            "text": fallback_text(knowledge, answer)}

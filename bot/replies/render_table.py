@@ -1,0 +1,170 @@
+"""An answer's numbers laid out: a table block for several entries, fields for one, lines for
+surfaces that take no table (App Home, modals).
+
+Rows are entries (strategy · length, with the model in front when there are several models);
+columns are framework × flavour, only for frameworks that support at least one row shown: the
+others are named in one line, so a five-framework table stays readable at phone width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mincards.bot.answering.answer import Answer
+from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.table import Entry
+from mincards.bot.language import Language
+from mincards.bot.replies.blocks import Block, bold_cell, fields, raw_cell, table
+from mincards.bot.replies.i18n import t
+from mincards.bot.replies.lead import columns, lows
+from mincards.bot.replies.render_words import entry_heading, framework_list, plural
+from mincards.bot.replies.slack_limits import SlackLimits
+from mincards.bot.replies.slack_text import escape
+
+Column = tuple[str, str]  # (framework, flavour)
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a grid of entries shows: its columns, what to stress, who supports none."""
+
+    rows: tuple[Row, ...]
+    columns: tuple[Column, ...]
+    unsupported: tuple[str, ...]
+    strong: frozenset[tuple[tuple[str, str, int], str, str]] = field(default_factory=frozenset)
+
+
+def cell_text(knowledge: Knowledge, language: Language, flavour: str, count: int | None) -> str:
+    """'16 · 2 nodes' or '16 · 8 cards · 1 node' (the unit is in the column's heading);
+    'not supported' for None."""
+    if count is None:
+        return t(language, "not_supported")
+    info = knowledge.hardware.flavours[flavour]
+    nodes = info.nodes(count)
+    words = {"count": count, "nodes": nodes,
+             "nodes_word": plural(language, nodes, "node", "nodes")}
+    if info.die_per_card:
+        cards = info.cards(count)
+        return t(language, "cell.die", cards=cards,
+                 cards_word=plural(language, cards, "card", "cards"), **words)
+    return t(language, "cell.count", **words)
+
+
+def unit_name(knowledge: Knowledge, language: Language, flavour: str) -> str:
+    """What a flavour counts: 'cards' or 'DIE'."""
+    unit = knowledge.hardware.flavours[flavour].unit
+    return t(language, "cards") if unit == "card" else unit
+
+
+def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
+    """Columns for the frameworks that support a row, on the flavours asked about (or the
+    budget's); stressed: where a budget fits, else the fewest the lead sentence names."""
+    _, flavours = columns(knowledge, answer)
+    if answer.room:
+        flavours = [f for f in flavours if f in answer.room]
+    entries = [r.entry for r in rows]
+    table_fws = knowledge.table.framework_ids
+    shown = [fw for fw in table_fws if any(e.supports(fw) for e in entries)]
+    unsupported = [fw for fw in table_fws if fw not in shown]
+    strong: set[tuple[tuple[str, str, int], str, str]] = set()
+    if answer.fits:
+        for e in entries:
+            for fw, by_flavour in answer.fits.get(e.key, {}).items():
+                strong |= {(e.key, fw, fl) for fl, fit in by_flavour.items() if fit}
+    else:
+        # The fewest the lead names: over all rows, or for a comparison each model's own.
+        groups = ([tuple(e for e in entries if e.model == m) for m in answer.models]
+                  if answer.intent == "compare" else [tuple(entries)])
+        for group in groups:
+            for low in lows(knowledge, answer, group):
+                strong |= {(e.key, fw, low.flavour) for e in low.entries
+                           for fw in low.frameworks if e.count(fw, low.flavour) == low.count}
+    return Layout(tuple(rows), tuple((fw, fl) for fw in shown for fl in flavours),
+                  tuple(unsupported), frozenset(strong))
+
+
+def _cell(knowledge: Knowledge, answer: Answer, grid: Layout, entry: Entry, column: Column
+          ) -> tuple[str, bool]:
+    fw, fl = column
+    count = entry.count(fw, fl)
+    text = cell_text(knowledge, answer.language, fl, count)
+    fit = answer.fits.get(entry.key, {}).get(fw, {}).get(fl) if answer.fits else None
+    if fit is False:
+        text = t(answer.language, "cell.over", count=text)
+    return text, (entry.key, fw, fl) in grid.strong
+
+
+def _heading(knowledge: Knowledge, language: Language, column: Column) -> str:
+    fw, fl = column
+    return t(language, "cell.head", framework=knowledge.framework_names[fw],
+             flavour=knowledge.flavour_display(fl), unit=unit_name(knowledge, language, fl))
+
+
+def table_block(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
+                lim: SlackLimits) -> Block:
+    """One table: a header row, then a row per entry (the caller keeps within the rows)."""
+    rows: list[list[Block]] = [[raw_cell(head), *[raw_cell(_heading(knowledge, answer.language, c))
+                                                  for c in grid.columns]]]
+    for row in grid.rows:
+        cells = [raw_cell(row.label)]
+        for column in grid.columns:
+            text, strong = _cell(knowledge, answer, grid, row.entry, column)
+            cells.append(bold_cell(text) if strong else raw_cell(text))
+        rows.append(cells)
+    return table(rows, lim)
+
+
+def entry_fields(knowledge: Knowledge, answer: Answer, grid: Layout, lim: SlackLimits
+                 ) -> list[Block]:
+    """One entry as fields: a field per framework and flavour shown."""
+    (row,) = grid.rows
+    texts = []
+    for column in grid.columns:
+        text, strong = _cell(knowledge, answer, grid, row.entry, column)
+        value = f"*{escape(text)}*" if strong else escape(text)
+        texts.append(f"{escape(_heading(knowledge, answer.language, column))}\n{value}")
+    return fields(texts, lim)
+
+
+def entry_lines(knowledge: Knowledge, answer: Answer, grid: Layout) -> list[str]:
+    """Each entry as mrkdwn lines, for surfaces without tables: a heading, then a line a
+    framework with its flavours."""
+    out = []
+    for row in grid.rows:
+        lines = [f"*{escape(row.label)}*"]
+        for fw in dict.fromkeys(fw for fw, _ in grid.columns):
+            cells = []
+            for column in grid.columns:
+                if column[0] != fw:
+                    continue
+                text, strong = _cell(knowledge, answer, grid, row.entry, column)
+                shown = f"*{escape(text)}*" if strong else escape(text)
+                unit = t(answer.language, "flavour_unit",
+                         flavour=knowledge.flavour_display(column[1]),
+                         unit=unit_name(knowledge, answer.language, column[1]))
+                cells.append(f"{escape(unit)} {shown}")
+            lines.append(f"{escape(knowledge.framework_names[fw])}: " + " · ".join(cells))
+        out.append("\n".join(lines))
+    return out
+
+
+def unsupported_line(knowledge: Knowledge, language: Language, grid: Layout) -> str:
+    if not grid.unsupported:
+        return ""
+    return escape(t(language, "blocks.unsupported", frameworks=framework_list(
+        knowledge, language, list(grid.unsupported))))
+
+
+def entry_rows(knowledge: Knowledge, answer: Answer, entries: Sequence[Entry],
+               with_model: bool = False) -> list[Row]:
+    lang = answer.language
+    cat = knowledge.catalogue
+    return [Row(f"{cat[e.model].display} · {entry_heading(knowledge, lang, e)}" if with_model
+                else entry_heading(knowledge, lang, e), e) for e in entries]

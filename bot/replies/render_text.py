@@ -1,0 +1,182 @@
+"""Answers as plain text, for the command line and for Slack's notification fallback."""
+
+from __future__ import annotations
+
+from mincards.bot.answering.answer import Answer, Note
+from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.table import Entry
+from mincards.bot.language import Language
+from mincards.bot.replies.examples import examples
+from mincards.bot.replies.i18n import t
+from mincards.bot.replies.lead import lead
+from mincards.bot.replies.render_budget import (
+    capacity_lines,
+    compare_lines,
+    verdict_lines,
+)
+from mincards.bot.replies.render_words import (
+    asked_columns,
+    count_text,
+    entry_heading,
+    flavour_units,
+    framework_list,
+    join_words,
+    plural,
+    seq_short,
+)
+
+
+def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
+                   framework: str) -> str:
+    hw = knowledge.hardware
+    name = knowledge.framework_names[framework]
+    if not entry.supports(framework):
+        return f"{name}{t(language, 'colon')}{t(language, 'not_supported')}"
+    cells = [f"{hw.flavours[fl].display} "
+             f"{count_text(hw, language, fl, entry.count(framework, fl))}"
+             for fl in knowledge.table.flavours]
+    return f"{name}{t(language, 'colon')}" + " | ".join(cells)
+
+
+def help_text(knowledge: Knowledge, language: Language) -> str:
+    table = knowledge.table
+    return t(language, "help", examples="\n".join(f"  {q}" for q in examples(knowledge, language)),
+             strategies=join_words(language, [knowledge.strategy_label(s, language)
+                                               for s in table.strategies()], "or"),
+             frameworks=framework_list(knowledge, language, list(table.framework_ids)),
+             flavours=flavour_units(knowledge, language))
+
+
+def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
+    """One note as a sentence; '' for notes that only carry data."""
+    args = dict(note.args)
+    catalogue = knowledge.catalogue
+    hw = knowledge.hardware
+
+    def label(strategy: str) -> str:
+        return knowledge.strategy_label(strategy, language)
+
+    if "model" in args:
+        args["model"] = catalogue[args["model"]].display
+    for key in ("strategy", "heavier", "lighter"):
+        if key in args:
+            args[key] = label(args[key])
+    if "framework" in args:
+        args["framework"] = knowledge.framework_names.get(args["framework"], args["framework"])
+    if "frameworks" in args:
+        args["frameworks"] = framework_list(knowledge, language, args["frameworks"])
+    if "flavour" in args:
+        info = hw.flavours[args["flavour"]]
+        args["flavour"] = info.display
+    if note.kind == "die_below_unit":
+        info = hw.flavours[note.args["flavour"]]
+        cards = info.cards(args["unit"])
+        args["unit_name"] = info.unit
+        args["unit_cards"] = t(language, "card_count", n=cards,
+                               word=plural(language, cards, "card", "cards"))
+    if note.kind == "strategy_not_listed":
+        args["strategies"] = "/".join(label(s) for s in args["strategies"])
+    if note.kind == "stage_not_covered":
+        args["strategies"] = join_words(language, [label(s) for s in args["strategies"]], "or")
+    if note.kind == "assumed":
+        args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
+    if note.kind == "table_has":
+        args["has"] = t(language, "semicolon").join(
+            t(language, "table_has.item", strategy=label(s), lengths=t(language, "list_sep").join(
+                seq_short(n) for n in seqs)) for s, seqs in args["has"])
+    if note.kind == "framework_not_in_table":
+        args["has"] = framework_list(knowledge, language, args["has"])
+    if note.kind == "flavour_not_in_table":
+        args["flavours"] = join_words(language, [hw.flavours[f].display
+                                                 for f in args["flavours"]], "or")
+        args["has"] = join_words(language, [hw.flavours[f].display for f in args["has"]])
+    if note.kind == "not_in_version":
+        args["models"] = join_words(language, [catalogue[m].display for m in args["models"]])
+    if note.kind == "other_mentions":
+        args["names"] = ", ".join(args["names"])
+    text = t(language, f"note.{note.kind}", **args)
+    if note.kind == "stage_not_covered":
+        for key, sentence in (("in_table", "note.stage_in_table"),
+                              ("frameworks", "note.stage_elsewhere")):
+            if note.args.get(key):
+                text += t(language, "sentence_sep") + t(
+                    language, sentence, frameworks=framework_list(knowledge, language,
+                                                                  note.args[key]))
+    return text
+
+
+def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str]:
+    hw = knowledge.hardware
+    cells: list[str] = []
+    for fw, fl in asked_columns(knowledge, answer):
+        name = knowledge.framework_names[fw]
+        if not entry.supports(fw):
+            line = f"{name}: {t(answer.language, 'not_supported')}"
+            if line not in cells:
+                cells.append(line)
+            continue
+        cells.append(f"{name} · {hw.flavours[fl].display}: "
+                     f"{count_text(hw, answer.language, fl, entry.count(fw, fl))}")
+    return cells
+
+
+def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
+    sentences = [s for n in answer.notes if (s := note_text(knowledge, answer.language, n))]
+    if not sentences:
+        return []
+    return [t(answer.language, "notes"), *[f"- {s}" for s in sentences]]
+
+
+def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[str]:
+    lines: list[str] = []
+    for entry in rows:
+        lines.append("")
+        lines.append(entry_heading(knowledge, answer.language, entry))
+        lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
+        lines += [f"  {framework_line(knowledge, answer.language, entry, fw)}"
+                  for fw in knowledge.table.framework_ids]
+    return lines
+
+
+def render_text(knowledge: Knowledge, answer: Answer) -> str:
+    """The answer as text: the sentence that answers first (as in Slack), then the detail."""
+    lang = answer.language
+    cat = knowledge.catalogue
+    lines: list[str] = [] if answer.intent == "help" else [lead(knowledge, answer)]
+    if answer.intent == "lookup":
+        info = cat[answer.models[0]]
+        lines += verdict_lines(knowledge, answer)[1:]
+        lines.append("")
+        lines.append(t(lang, "lookup.title", model=info.display)
+                     + t(lang, "table_name", key=info.key))
+        lines += _entries(knowledge, answer, answer.rows)
+    elif answer.intent == "capacity":
+        for model, model_lines in capacity_lines(knowledge, answer).items():
+            lines.append(f"- {cat[model].display} ({model})")
+            lines += [f"    {line}" for line in model_lines]
+    elif answer.intent == "compare":
+        lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
+        for model in answer.models:
+            lines += ["", t(lang, "lookup.title", model=cat[model].display)
+                      + t(lang, "table_name", key=model)]
+            lines += _entries(knowledge, answer, tuple(e for e in answer.rows
+                                                       if e.model == model))[1:]
+    elif answer.intent == "ambiguous":
+        lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
+    elif answer.intent == "not_found":
+        if answer.candidates:
+            lines.append(t(lang, "suggest"))
+            lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
+    elif answer.intent == "list":
+        by_family: dict[str, list[str]] = {}
+        for key in answer.models:
+            by_family.setdefault(cat[key].family, []).append(cat[key].display)
+        for family, names in by_family.items():
+            display = knowledge.vocabulary.families[family].display
+            lines.append("- " + t(lang, "list.family", family=display, models=", ".join(names)))
+    else:
+        lines.append(help_text(knowledge, lang))
+    notes = _notes_block(knowledge, answer)
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines)
