@@ -1,16 +1,21 @@
 """Installable anywhere: a wheel built from this checkout, installed in a fresh venv, answers from
-any folder with the data it carries (as `pip install .`, pipx or a container image would)."""
+any folder with the data it carries (as `pip install .`, pipx or a container image would), and
+adds one importable name, `mincards`; so does an editable install of the checkout."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import ROOT
+
+BARE = {"bot", "handlers", "mincards_data"}
 
 
 def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -18,10 +23,36 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=600, check=False)
 
 
-def test_a_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
+def installed_names(python: Path, cwd: Path) -> tuple[set[str], set[str]]:
+    """(the top-level names the mincards distribution installed, everything in site-packages)."""
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+                    cwd=cwd).stdout.strip())
+    (record,) = site.glob("mincards-*.dist-info/RECORD")
+    with record.open(encoding="utf-8") as rows:
+        tops = {row[0].split("/")[0] for row in csv.reader(rows)}
+    return ({t for t in tops if not t.endswith(".dist-info") and t != ".."},
+            {p.name for p in site.iterdir()})
+
+
+def asks_from(python: Path, mincards: Path, elsewhere: Path) -> dict[str, Any]:
+    asked = run(mincards, "ask", "--json", "qwen 2.5 72b lora 8k", cwd=elsewhere)
+    assert asked.returncode == 0, asked.stderr
+    answer: dict[str, Any] = json.loads(asked.stdout)
+    by_module = run(python, "-m", "mincards", "ask", "--json", "qwen 2.5 72b lora 8k",
+                    cwd=elsewhere)
+    assert by_module.returncode == 0, by_module.stderr
+    assert json.loads(by_module.stdout) == answer
+    for name in BARE:
+        bare = run(python, "-c", f"import {name}", cwd=elsewhere)
+        assert f"No module named '{name}'" in bare.stderr
+    return answer
+
+
+def test_a_wheel_installs_one_name_and_answers_from_another_folder(tmp_path: Path) -> None:
     # Built from a clean copy: setuptools builds in the source tree and reuses a stale build/.
+    # Links stay links, as a git clone keeps them.
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+    shutil.copytree(ROOT, source, symlinks=True, ignore=shutil.ignore_patterns(
         ".venv", ".git", "build", "*.egg-info", ".pytest_cache", ".ruff_cache", ".mypy_cache",
         ".hypothesis", "__pycache__"))
     dist = tmp_path / "dist"
@@ -31,18 +62,28 @@ def test_a_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> Non
     (wheel,) = dist.glob("mincards-*.whl")
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
-    pip = env_dir / "bin" / "pip"
+    python, pip = env_dir / "bin" / "python", env_dir / "bin" / "pip"
     installed = run(pip, "install", "--quiet", "--disable-pip-version-check", wheel, cwd=tmp_path)
     assert installed.returncode == 0, installed.stderr
+
+    ours, site = installed_names(python, tmp_path)
+    assert ours == {"mincards"}, ours
+    assert not BARE & site
     elsewhere = tmp_path / "somewhere" / "else"
     elsewhere.mkdir(parents=True)
     mincards = env_dir / "bin" / "mincards"
-    asked = run(mincards, "ask", "--json", "qwen 2.5 72b lora 8k", cwd=elsewhere)
-    assert asked.returncode == 0, asked.stderr
-    answer = json.loads(asked.stdout)
+    answer = asks_from(python, mincards, elsewhere)
     assert answer["models"] == ["qwen2.5-72b"]
     assert answer["rows"][0]["mindspeed_llm"] == {"snt9b": 16, "snt9b23": 16}
     # The installed package's own data is read, and never written.
     imported = run(mincards, "import-table",
                    ROOT / "data" / "source" / "modelarts-2025-06-24.txt", cwd=elsewhere)
     assert imported.returncode == 2 and "--data-dir" in imported.stderr
+
+    # The same checkout installed editable, over it: the same one name and the same answer.
+    run(pip, "uninstall", "--yes", "--quiet", "mincards", cwd=tmp_path)
+    editable = run(pip, "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+                   "-e", source, cwd=tmp_path)
+    assert editable.returncode == 0, editable.stderr
+    assert not BARE & installed_names(python, tmp_path)[1]
+    assert asks_from(python, mincards, elsewhere) == answer
