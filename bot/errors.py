@@ -15,6 +15,7 @@ class DataError(MincardsError):
     def __init__(self, path: Path | str, message: str, line: int | None = None,
                  field: str | None = None) -> None:
         self.path = str(path)
+        self.message = message
         self.line = line
         self.field = field
         where = self.path + (f", line {line}" if line is not None else "")

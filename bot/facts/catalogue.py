@@ -6,17 +6,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
-
 from mincards.bot.errors import DataError
-from mincards.bot.facts.datafiles import read_toml, validation_error
+from mincards.bot.facts.datafiles import STRICT_KEYS, read_toml, validate
 from mincards.bot.facts.sizes import normalize_size, normalize_version
 
 
-class ModelInfo(BaseModel):
+def _size(name: str, value: str | None) -> str | None:
+    if value is None:
+        return None
+    normal = normalize_size(value)
+    if normal is None:
+        raise ValueError(f"{name}: {value!r} is not a size like '7b', '0.5b' or '8x7b'")
+    return normal
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelInfo:
     """One table model: its key in the table, how to show it and how people name it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     key: str
     display: str
     family: str
@@ -27,20 +35,11 @@ class ModelInfo(BaseModel):
     aliases: tuple[str, ...] = ()
     note: str | None = None
 
-    @field_validator("size", "active")
-    @classmethod
-    def _size(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        normal = normalize_size(value)
-        if normal is None:
-            raise ValueError(f"{value!r} is not a size like '7b', '0.5b' or '8x7b'")
-        return normal
-
-    @field_validator("versions")
-    @classmethod
-    def _versions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(normalize_version(v) for v in value)
+    def __post_init__(self) -> None:
+        # Written as the parser reads names, so that '0.50B' in the file matches '0.5b' asked.
+        object.__setattr__(self, "size", _size("size", self.size))
+        object.__setattr__(self, "active", _size("active", self.active))
+        object.__setattr__(self, "versions", tuple(normalize_version(v) for v in self.versions))
 
     @property
     def variants(self) -> frozenset[str]:
@@ -64,10 +63,8 @@ def load_catalogue(path: Path) -> Catalogue:
     raw = read_toml(path)
     models: dict[str, ModelInfo] = {}
     for key, fields in (raw.get("models") or {}).items():
-        try:
-            models[key] = ModelInfo.model_validate({"key": key, **fields})
-        except ValidationError as exc:
-            raise validation_error(path, exc, prefix=f"model {key!r}: ") from None
+        models[key] = validate(path, ModelInfo, {"key": key, **fields},
+                               prefix=f"model {key!r}: ")
     if not models:
         raise DataError(path, "no [models.\"...\"] entries")
     return Catalogue(models=models)

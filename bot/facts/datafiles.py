@@ -1,16 +1,28 @@
-"""Reading a TOML data file into a validated model, with errors that name the file and field."""
+"""Reading a TOML data file into frozen dataclasses, validated, with errors naming file and field.
+
+The facts are plain dataclasses, so that answering never needs pydantic: it validates a file
+into them (a `TypeAdapter` per dataclass) only when the file is read, which a start with a
+warm cache (facts/checked_cache.py) skips. What a type cannot say (a count above 0, ids, names
+that must refer to each other) each dataclass checks in `__post_init__`.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mincards.bot.errors import DataError
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+    from pydantic import TypeAdapter, ValidationError
+
+T = TypeVar("T")
+# Set as `__pydantic_config__` on every dataclass a data file is read into: a key the file
+# should not have is a typo, and is refused rather than silently dropped.
+STRICT_KEYS: dict[str, Any] = {"extra": "forbid"}
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -20,13 +32,49 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise DataError(path, f"cannot read: {exc}") from None
 
 
+def check_positive(facts: DataclassInstance, *names: str) -> None:
+    """For `__post_init__`: each named field (every field, when none is named) is None or a
+    whole number above 0."""
+    for name in names or tuple(f.name for f in dataclasses.fields(facts)):
+        value = getattr(facts, name)
+        if value is not None and value <= 0:
+            raise ValueError(f"{name} must be a whole number above 0 (got {value})")
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def _adapter(kind: type[T]) -> TypeAdapter[T]:
+    """Built once per dataclass, on first use: building one is most of pydantic's cost."""
+    if kind not in _ADAPTERS:
+        from pydantic import TypeAdapter
+
+        _ADAPTERS[kind] = TypeAdapter(kind)
+    adapter: TypeAdapter[T] = _ADAPTERS[kind]
+    return adapter
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
 def validation_error(path: Path, exc: ValidationError, prefix: str = "") -> DataError:
-    err = exc.errors()[0]
-    return DataError(path, prefix + err["msg"], field=".".join(str(p) for p in err["loc"]))
+    """The first problem as the field; the next few said too (a misspelt key is a missing
+    key and an unexpected one, and the fix needs both)."""
+    first, *more = exc.errors()
+    also = "".join(f"; also {_where(e['loc'])!r}: {e['msg']}" for e in more[:2])
+    return DataError(path, prefix + first["msg"] + also, field=_where(first["loc"]))
 
 
-def load_toml(path: Path, model: type[M]) -> M:
+def validate(path: Path, kind: type[T], raw: Any, prefix: str = "") -> T:
+    """`raw` (parsed from `path`) as a `kind`, or a DataError naming the file and field."""
+    from pydantic import ValidationError
+
     try:
-        return model.model_validate(read_toml(path))
+        return _adapter(kind).validate_python(raw)
     except ValidationError as exc:
-        raise validation_error(path, exc) from None
+        raise validation_error(path, exc, prefix) from None
+
+
+def load_toml(path: Path, kind: type[T]) -> T:
+    return validate(path, kind, read_toml(path))

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, PositiveInt
-
-from mincards.bot.facts.datafiles import load_toml
+from mincards.bot.facts.datafiles import STRICT_KEYS, check_positive, load_toml
 
 
-class FlavourInfo(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class FlavourInfo:
+    __pydantic_config__ = STRICT_KEYS
     display: str
     chip: str
     unit: str
-    per_node: PositiveInt
-    die_per_card: PositiveInt | None = None
-    min_parallel_unit: PositiveInt | None = None
-    advise_node_below: PositiveInt | None = None
+    per_node: int
+    die_per_card: int | None = None
+    min_parallel_unit: int | None = None
+    advise_node_below: int | None = None
+
+    def __post_init__(self) -> None:
+        check_positive(self, "per_node", "die_per_card", "min_parallel_unit",
+                       "advise_node_below")
 
     def nodes(self, count: int) -> int:
         return math.ceil(count / self.per_node)
@@ -28,17 +32,19 @@ class FlavourInfo(BaseModel):
         return math.ceil(count / self.die_per_card) if self.die_per_card else count
 
 
-class FrameworkInfo(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class FrameworkInfo:
+    __pydantic_config__ = STRICT_KEYS
     display: str
 
 
-class Hardware(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class Hardware:
+    __pydantic_config__ = STRICT_KEYS
     flavours: dict[str, FlavourInfo]
     # The first data format named the frameworks here; the table names them now. Still read,
     # so that a data folder in that format keeps its framework names.
-    frameworks: dict[str, FrameworkInfo] = {}
+    frameworks: dict[str, FrameworkInfo] = field(default_factory=dict)
 
 
 def load_hardware(path: Path) -> Hardware:

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from mincards.bot.errors import DataError
+from mincards.bot.facts.datafiles import STRICT_KEYS, validate
 
 NOT_SUPPORTED = "-"
 KEY_COLUMNS: tuple[str, ...] = ("model", "strategy", "seq_len")
@@ -74,10 +73,11 @@ class Entry:
         return any(c is not None for c in self.counts[framework].values())
 
 
-class Source(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Source:
     """Where the table comes from; the doc calls its figures a reference only."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     title: str
     # A page may carry no date (the markdown export does not); data/table.csv always has one.
     date: dt.date | None = None
@@ -268,11 +268,10 @@ def parse_table(text: str, path: Path | str = "<table>", *,
         raise DataError(path, f"'# framework:' lines name {sorted(declared)} but the columns "
                         f"are for {sorted(layout.frameworks)}", header_line)
     try:
-        source = Source.model_validate(meta)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise DataError(path, f"source record: {err['msg']} (write '# {err['loc'][0]}: ...')",
-                        1, str(err["loc"][0])) from None
+        source = validate(path, Source, meta)
+    except DataError as exc:
+        raise DataError(path, f"source record: {exc.message} (write '# {exc.field}: ...')",
+                        1, exc.field) from None
     if source.date is None:
         raise DataError(path, "source record: no date (write '# date: YYYY-MM-DD')", 1, "date")
     fallback = names or {}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, field_validator, model_validator
-
-from mincards.bot.facts.datafiles import load_toml
+from mincards.bot.facts.datafiles import STRICT_KEYS, check_positive, read_toml, validate
 from mincards.bot.facts.table import is_id
 from mincards.bot.language import Language
 
@@ -17,156 +16,155 @@ def _words_only(value: Any) -> Any:
     return {"words": value} if isinstance(value, list | tuple) else value
 
 
-class FamilyWords(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class FamilyWords:
+    __pydantic_config__ = STRICT_KEYS
     display: str
     names: tuple[str, ...]
     cjk: tuple[str, ...] = ()
     version_sep: str = ""
 
 
-class OtherFamilies(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class OtherFamilies:
+    __pydantic_config__ = STRICT_KEYS
     names: tuple[str, ...]
-    cjk: dict[str, str] = {}
+    cjk: dict[str, str] = field(default_factory=dict)
 
 
-class Names(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class Names:
+    __pydantic_config__ = STRICT_KEYS
     names: tuple[str, ...]
 
 
-class Variants(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class Variants:
+    __pydantic_config__ = STRICT_KEYS
     table: tuple[str, ...]
     optional: tuple[str, ...]
-    display: dict[str, str] = {}
+    display: dict[str, str] = field(default_factory=dict)
     distinct: tuple[str, ...]
     suffixes: tuple[str, ...]
 
 
-class StrategyWords(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class StrategyWords:
     """A training strategy: how replies name it, and the words that mean it in a question."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    label: dict[Language, str] = {}
+    __pydantic_config__ = STRICT_KEYS
+    label: dict[Language, str] = field(default_factory=dict)
     words: tuple[str, ...] = ()
     # The strategy that never needs fewer cards than this one (LoRA: full); a table that says
     # otherwise is flagged as a likely error in the source.
     needs_no_more_than: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _first_format(cls, value: Any) -> Any:
-        return _words_only(value)
-
-
-class FrameworkWords(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class FrameworkWords:
     """A training framework people may name. One the loaded table has is also known by the name
     its page gives it; `name` is for one a table version lacks, so a question about it is told
     so instead of being answered with another framework's numbers."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     name: str | None = None
     words: tuple[str, ...] = ()
     # Training stages this framework is for (VeRL: rl, grpo, ...); a question about one of them
     # is narrowed to such frameworks when the table has one, and otherwise told it is not covered.
     stages: tuple[str, ...] = ()
 
-    @model_validator(mode="before")
-    @classmethod
-    def _first_format(cls, value: Any) -> Any:
-        return _words_only(value)
-
-
-class Stages(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class Stages:
+    __pydantic_config__ = STRICT_KEYS
     covered: tuple[str, ...]
     uncovered: tuple[str, ...]
 
 
-class Quantities(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Quantities:
     """The first format's single list of count units; kept so such a folder still loads."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     units: tuple[str, ...]
 
 
-class BudgetWords(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class BudgetWords:
     """Units after a number that make it an amount of hardware: cards, DIE or nodes."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     card: tuple[str, ...] = ()
     die: tuple[str, ...] = ()
     node: tuple[str, ...] = ()
 
 
-class NumberWords(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class NumberWords:
     """Numbers written as words, and what makes a number count something else entirely."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    words: dict[str, int] = {}
-    cjk_digits: dict[str, int] = {}
-    cjk_multipliers: dict[str, int] = {}
+    __pydantic_config__ = STRICT_KEYS
+    words: dict[str, int] = field(default_factory=dict)
+    cjk_digits: dict[str, int] = field(default_factory=dict)
+    cjk_multipliers: dict[str, int] = field(default_factory=dict)
     # A number followed by one of these counts samples, steps, GB...: never a length or budget.
     other_units: tuple[str, ...] = ()
     # ...or preceded by one of these (batch size 32, rank 64, lr 2e-5).
     other_keywords: tuple[str, ...] = ()
 
 
-class Sequence(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class Sequence:
+    __pydantic_config__ = STRICT_KEYS
     keywords: tuple[str, ...]
     # Words after a number that make it a length ("8k context", "4096 tokens").
     after: tuple[str, ...] = ()
     # The first format read any bare number from this size up as a length; no longer used.
-    bare_minimum: PositiveInt | None = None
-    k: PositiveInt
+    bare_minimum: int | None = None
+    k: int
+
+    def __post_init__(self) -> None:
+        check_positive(self, "bare_minimum", "k")
 
 
-class Intents(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, kw_only=True)
+class Intents:
+    __pydantic_config__ = STRICT_KEYS
     list: tuple[str, ...]
     help: tuple[str, ...]
     # "What can I train on ...": with a budget, the models that fit it.
     capacity: tuple[str, ...] = ()
 
 
-class Vocabulary(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Vocabulary:
     """Everything in data/vocabulary.toml, validated."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = STRICT_KEYS
     families: dict[str, FamilyWords]
     other_families: OtherFamilies
     orgs: Names
     variants: Variants
     strategies: dict[str, StrategyWords]
     stages: Stages
-    frameworks: dict[str, FrameworkWords] = {}
-    flavours: dict[str, tuple[str, ...]] = {}
+    frameworks: dict[str, FrameworkWords] = field(default_factory=dict)
+    flavours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     quantities: Quantities | None = None
-    budget: BudgetWords = BudgetWords()
-    numbers: NumberWords = NumberWords()
+    budget: BudgetWords = field(default_factory=BudgetWords)
+    numbers: NumberWords = field(default_factory=NumberWords)
     sequence: Sequence
     intents: Intents
 
-    @field_validator("strategies", "frameworks", "flavours")
-    @classmethod
-    def _ids(cls, value: dict[str, Any]) -> dict[str, Any]:
-        bad = [key for key in value if not is_id(key)]
-        if bad:
-            raise ValueError(f"{bad} are not ids (lower-case letters, digits and '_')")
-        return value
-
-    @model_validator(mode="after")
-    def _strategies_known(self) -> Vocabulary:
+    def __post_init__(self) -> None:
+        for section in ("strategies", "frameworks", "flavours"):
+            bad = [key for key in getattr(self, section) if not is_id(key)]
+            if bad:
+                raise ValueError(f"{section}: {bad} are not ids (lower-case letters, digits "
+                                 "and '_')")
         if not self.strategies:
             raise ValueError("no strategies")
         for key, strategy in self.strategies.items():
             if strategy.needs_no_more_than and strategy.needs_no_more_than not in self.strategies:
                 raise ValueError(f"strategy {key!r}: needs_no_more_than names unknown strategy "
                                  f"{strategy.needs_no_more_than!r}")
-        return self
 
     def strategy_label(self, strategy: str, language: Language) -> str:
         label = self.strategies[strategy].label if strategy in self.strategies else {}
@@ -187,4 +185,8 @@ class Vocabulary(BaseModel):
 
 
 def load_vocabulary(path: Path) -> Vocabulary:
-    return load_toml(path, Vocabulary)
+    raw = read_toml(path)
+    for section in ("strategies", "frameworks"):
+        if isinstance(raw.get(section), dict):
+            raw[section] = {key: _words_only(value) for key, value in raw[section].items()}
+    return validate(path, Vocabulary, raw)

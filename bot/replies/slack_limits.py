@@ -2,44 +2,47 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, PositiveInt
-
-from mincards.bot.facts.datafiles import load_toml
+from mincards.bot.facts.datafiles import STRICT_KEYS, check_positive, load_toml
 from mincards.bot.facts.knowledge import default_data_dir
 
 
-class SlackLimits(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    max_message_blocks: PositiveInt
-    max_home_blocks: PositiveInt
-    max_section_text: PositiveInt
-    max_section_fields: PositiveInt
-    max_field_text: PositiveInt
-    max_header_text: PositiveInt
-    max_button_text: PositiveInt
-    max_button_value: PositiveInt
-    max_context_elements: PositiveInt
-    max_context_text: PositiveInt
-    max_actions_elements: PositiveInt
-    max_option_text: PositiveInt
-    max_option_value: PositiveInt
-    max_select_options: PositiveInt
-    max_option_group_label: PositiveInt
-    max_placeholder_text: PositiveInt
-    max_table_rows: PositiveInt
-    max_table_cells: PositiveInt
-    max_table_column_settings: PositiveInt
-    max_tables_per_message: PositiveInt
-    max_view_title: PositiveInt
-    max_view_button: PositiveInt
-    max_input_label: PositiveInt
-    max_private_metadata: PositiveInt
-    max_choice_buttons: PositiveInt
-    max_capacity_models: PositiveInt
-    max_examples: PositiveInt
+@dataclass(frozen=True, kw_only=True)
+class SlackLimits:
+    __pydantic_config__ = STRICT_KEYS
+    max_message_blocks: int
+    max_home_blocks: int
+    max_section_text: int
+    max_section_fields: int
+    max_field_text: int
+    max_header_text: int
+    max_button_text: int
+    max_button_value: int
+    max_context_elements: int
+    max_context_text: int
+    max_actions_elements: int
+    max_option_text: int
+    max_option_value: int
+    max_select_options: int
+    max_option_group_label: int
+    max_placeholder_text: int
+    max_table_rows: int
+    max_table_cells: int
+    max_table_column_settings: int
+    max_tables_per_message: int
+    max_view_title: int
+    max_view_button: int
+    max_input_label: int
+    max_private_metadata: int
+    max_choice_buttons: int
+    max_capacity_models: int
+    max_examples: int
+
+    def __post_init__(self) -> None:
+        check_positive(self)
 
 
 def load_limits(path: Path) -> SlackLimits:
