@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from mincards.bot.answering.engine import Engine
+from mincards.bot.facts.checked_cache import CACHE_ENV
 from mincards.bot.facts.knowledge import DATA_ENV, default_data_dir, load_knowledge
 from tests.bot_process import SECRETS, SIGNING_SECRET, Bot, running_bot
 from tests.slack_emulator import SlackEmulator
@@ -15,6 +18,14 @@ from tests.slack_sender import SlackSender
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' checked-facts cache, apart from the developer's own (~/.cache/mincards), for
+    this process and every `mincards` it starts."""
+    cache = Path(tempfile.mkdtemp(prefix="mincards-test-cache-"))
+    os.environ[CACHE_ENV] = str(cache)
+    config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
 
 
 @pytest.fixture(autouse=True)

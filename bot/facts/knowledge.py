@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import mincards.data
 from mincards.bot.errors import DataError
 from mincards.bot.facts.catalogue import Catalogue, load_catalogue
+from mincards.bot.facts.checked_cache import CheckedCache
 from mincards.bot.facts.hardware import Hardware, load_hardware
 from mincards.bot.facts.table import Table, load_table
 from mincards.bot.facts.vocabulary import Vocabulary, load_vocabulary
@@ -106,9 +107,26 @@ def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[s
     return names
 
 
-def load_knowledge(data_dir: Path | None = None) -> Knowledge:
-    """Load and cross-check every data file; any flaw raises DataError and nothing is served."""
+DATA_FILES = ("table.csv", "models.toml", "vocabulary.toml", "hardware.toml")
+# The code that turns those files into facts: when it changes, what it made is made again.
+FACTS_CODE = (*sorted(Path(__file__).parent.glob("*.py")),
+              *(Path(__file__).parent.parent / name for name in ("errors.py", "language.py")))
+
+
+def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Knowledge:
+    """Load and cross-check every data file; any flaw raises DataError and nothing is served.
+
+    Checked once for given files: a later load of the same bytes comes from facts/checked_cache
+    (`cached=False` for a folder loaded once, such as an import's scratch copy)."""
     data_dir = data_dir or default_data_dir()
+    if not cached:
+        return Knowledge(*_check(data_dir))
+    kept = CheckedCache(str(data_dir.resolve()), [*(data_dir / f for f in DATA_FILES),
+                                                  *FACTS_CODE])
+    return Knowledge(*kept.value(lambda: _check(data_dir)))
+
+
+def _check(data_dir: Path) -> tuple[Table, Catalogue, Vocabulary, Hardware]:
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
     hardware_path = data_dir / "hardware.toml"
     hardware = load_hardware(hardware_path)
@@ -130,7 +148,7 @@ def load_knowledge(data_dir: Path | None = None) -> Knowledge:
     if unknown_families:
         raise DataError(catalogue_path, f"families missing from vocabulary.toml: "
                         f"{sorted(unknown_families)}")
-    return Knowledge(table=table, catalogue=catalogue, vocabulary=vocabulary, hardware=hardware)
+    return table, catalogue, vocabulary, hardware
 
 
 @cache

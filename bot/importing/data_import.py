@@ -101,7 +101,7 @@ def _check_loads(data_dir: Path, plan: Import) -> None:
         (staged / TABLE).write_text(plan.table_text, encoding="utf-8")
         (staged / CATALOGUE).write_text(plan.catalogue_text, encoding="utf-8")
         try:
-            load_knowledge(staged)
+            load_knowledge(staged, cached=False)
         except MincardsError as exc:
             message = str(exc).replace(str(staged), str(data_dir))
             raise ImportTableError(f"after this import the data would not load: {message}. "
