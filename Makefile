@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: setup demo test lint redis bench load clean
+.PHONY: setup demo test lint redis bench startup load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,10 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
+# Bytecode compiled as pip compiles a wheel's: an editable install has none, and
+# PYTHONDONTWRITEBYTECODE (set on some machines) keeps Python from writing it itself.
 setup: $(STAMP)
+	@$(BIN)/python -m compileall -q bot handlers mincards >/dev/null
 
 demo: setup
 	$(BIN)/mincards ask "qwen 2.5 72b lora 8k?"
@@ -35,6 +38,9 @@ test: lint redis
 
 bench: setup
 	$(BIN)/python bench/questions.py
+
+startup: setup
+	$(BIN)/python bench/startup.py
 
 load: setup
 	$(BIN)/python bench/load.py --rate 300 --seconds 30 --slack-latency 0.3

@@ -9,7 +9,6 @@ that must refer to each other) each dataclass checks in `__post_init__`.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,6 +25,8 @@ STRICT_KEYS: dict[str, Any] = {"extra": "forbid"}
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a start with checked facts kept reads no TOML
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
