@@ -18,6 +18,14 @@ from tests.slack_sender import SlackSender
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+# The one reason a test skips: the project's shared folder (eval questions, page versions, Slack's
+# schema and payloads) is not checked out beside this repository.
+NO_SHARED = "../shared is not beside the checkout"
+
+
+def needs_shared(*parts: str) -> pytest.MarkDecorator:
+    """Skip, with the one reason, unless ../shared/<parts> is there."""
+    return pytest.mark.skipif(not SHARED.joinpath(*parts).exists(), reason=NO_SHARED)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mincards.bot.facts.knowledge import DATA_ENV, default_data_dir
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, SHARED, needs_shared
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 
@@ -100,7 +100,7 @@ def test_import_table_reports_bad_text(data_copy: Path, tmp_path: Path) -> None:
 CHECKER = SHARED / "eval" / "check_answers.py"
 
 
-@pytest.mark.skipif(not CHECKER.exists(), reason="../shared/eval is not beside the repo")
+@needs_shared("eval", "check_answers.py")
 @pytest.mark.parametrize("cases", [SHARED / "eval" / "dev_cases.py",
                                    ROOT / "tests" / "cases" / "paraphrases.py"],
                          ids=["dev-cases", "paraphrases"])

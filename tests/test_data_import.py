@@ -20,6 +20,7 @@ from mincards.bot.facts.knowledge import (
     is_installed_copy,
     load_knowledge,
 )
+from tests.conftest import NO_SHARED, SHARED
 from tests.pages import SEED, text_page
 
 MINCARDS = Path(sys.executable).with_name("mincards")
@@ -107,9 +108,9 @@ def test_an_unknown_flavour_leaves_the_folder_as_it_was(data_copy: Path, tmp_pat
 
 @pytest.fixture()
 def may_page() -> Path:
-    page = Path(__file__).resolve().parents[2] / "shared" / "pages" / "modelarts-2025-05-07.txt"
+    page = SHARED / "pages" / "modelarts-2025-05-07.txt"
     if not page.exists():
-        pytest.skip("../shared/pages is not beside the repo")
+        pytest.skip(NO_SHARED)
     return page
 
 

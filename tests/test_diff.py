@@ -8,12 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from mincards.bot.facts.knowledge import default_data_dir
 from mincards.bot.importing.importer import import_table
 from mincards.bot.importing.table_diff import diff_tables
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_shared
 from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
 
 MINCARDS = Path(sys.executable).with_name("mincards")
@@ -25,7 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False, env=dict(os.environ))
 
 
-@pytest.mark.skipif(not MAY.exists(), reason="../shared/pages is not beside the repo")
+@needs_shared("pages", MAY.name)
 def test_may_against_our_data_shows_exactly_what_changed() -> None:
     result = run("diff-table", str(MAY), str(default_data_dir()), "--json")
     assert result.returncode == 0, result.stderr

@@ -8,14 +8,14 @@ import pytest
 
 from mincards.bot.answering.engine import Engine
 from mincards.bot.replies.render_json import render_json
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_shared
 
 TRUTH = SHARED / "eval" / "truth.json"
 STRATEGY_WORDS = {"en": {"full": "full", "lora": "lora"},
                   "zh": {"full": "全参", "lora": "LoRA微调"}}
 
 
-@pytest.mark.skipif(not TRUTH.exists(), reason="../shared not beside the repo")
+@needs_shared("eval", "truth.json")
 @pytest.mark.parametrize("style", ["table-key", "display-name", "chinese"])
 def test_every_truth_entry_answers_with_its_numbers(engine: Engine, style: str) -> None:
     truth = json.loads(TRUTH.read_text(encoding="utf-8"))

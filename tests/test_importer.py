@@ -8,7 +8,7 @@ from mincards.bot.errors import ImportTableError
 from mincards.bot.facts.knowledge import default_data_dir
 from mincards.bot.facts.table import Table, dump_table
 from mincards.bot.importing.importer import framework_name, import_table
-from tests.conftest import SHARED
+from tests.conftest import NO_SHARED, SHARED
 from tests.pages import SEED, hardware, text_page, vocabulary
 
 TWO = ["MindSpeed-LLM", "LF"]
@@ -148,7 +148,7 @@ def test_an_unknown_flavour_stops_the_import_saying_what_to_add() -> None:
 def test_a_header_cut_short_is_refused_not_half_read() -> None:
     excerpt = SHARED / "pages" / "modelarts-later-md-header-excerpt.md"
     if not excerpt.exists():
-        pytest.skip("../shared/pages is not beside the repo")
+        pytest.skip(NO_SHARED)
     with pytest.raises(ImportTableError, match=r"\['VeRL', 'MindSpeed-MM'\].*no flavour columns"):
         read(excerpt.read_text(encoding="utf-8"))
 

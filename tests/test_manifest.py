@@ -11,7 +11,7 @@ import pytest
 from mincards.handlers import commands, shortcuts
 from mincards.handlers.app import SURFACES
 from mincards.handlers.settings import Settings
-from tests.conftest import ROOT
+from tests.conftest import NO_SHARED, ROOT, SHARED
 
 MANIFESTS = {"socket": ROOT / "manifest.json", "http": ROOT / "manifest.http.json"}
 
@@ -71,9 +71,9 @@ def test_manifest_validates_against_slacks_own_schema(mode: str) -> None:
     the local copies by their published addresses."""
     jsonschema = pytest.importorskip("jsonschema")
     referencing = pytest.importorskip("referencing")
-    folder = ROOT.parent / "shared" / "slack-manifest-schema"
+    folder = SHARED / "slack-manifest-schema"
     if not folder.exists():
-        pytest.skip("../shared/slack-manifest-schema is not beside this checkout")
+        pytest.skip(NO_SHARED)
     top = json.loads((folder / "manifest.schema.json").read_text(encoding="utf-8"))
     resources = []
     for part in ("manifest.schema.1.0.0.json", "manifest.schema.2.0.0.json"):

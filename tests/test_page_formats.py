@@ -7,7 +7,7 @@ import pytest
 from mincards.bot.facts.knowledge import default_data_dir
 from mincards.bot.facts.table import Table, dump_table
 from mincards.bot.importing.importer import import_table, read_grid
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_shared
 from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
 
 PAGES = FIXTURES / "pages"
@@ -104,7 +104,7 @@ def test_html_rowspan_colspan_markup_and_entities() -> None:
             lora_8k.count("llama_factory", "snt9b23")) == (16, 32, 32)
 
 
-@pytest.mark.skipif(not (SHARED / "pages").exists(), reason="../shared/pages is not beside")
+@needs_shared("pages")
 def test_the_other_known_versions_import() -> None:
     may = read((SHARED / "pages" / "modelarts-2025-05-07.txt").read_text(encoding="utf-8"))
     assert may.framework_ids == ("mindspeed_llm",)

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from tests.bot_process import Bot
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_shared
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender
 
 PAYLOADS = SHARED / "real-payloads"
-pytestmark = pytest.mark.skipif(not PAYLOADS.exists(), reason="../shared is not beside the repo")
+pytestmark = needs_shared(PAYLOADS.name)
 
 # What each file must lead to: the Web API method (or "response") that answers it, or nothing.
 ANSWERED = {

@@ -10,7 +10,7 @@ import pytest
 from mincards.bot.errors import DataError
 from mincards.bot.facts.knowledge import default_data_dir, load_knowledge
 from mincards.bot.facts.table import load_table
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_shared
 
 TABLE = default_data_dir() / "table.csv"
 
@@ -23,7 +23,7 @@ def test_table_has_33_models_and_124_entries() -> None:
     assert "仅参考" in table.source.note
 
 
-@pytest.mark.skipif(not (SHARED / "eval" / "truth.json").exists(), reason="../shared not beside")
+@needs_shared("eval", "truth.json")
 def test_table_agrees_with_truth_entry_by_entry() -> None:
     truth = json.loads((SHARED / "eval" / "truth.json").read_text(encoding="utf-8"))
     column = {("mindspeed_llm", "snt9b"): "mindspeed_snt9b",
