@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,18 +21,19 @@ from mincards.bot.replies.render_views import (
 from mincards.handlers.shortcuts import ASK_SHORTCUT, THIS_SHORTCUT
 from tests.blockkit import assert_valid_home, assert_valid_message, assert_valid_modal, seen
 from tests.bot_process import Bot
+from tests.conftest import NO_SHARED, SHARED
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import TEAM, SlackSender, block_action, mention
 from tests.test_views import state
 
-PAYLOADS = Path(__file__).resolve().parents[2] / "shared" / "real-payloads"
+PAYLOADS = SHARED / "real-payloads"
 
 
 def real(name: str, **changes: Any) -> dict[str, Any]:
     """A payload as Slack sends it (../shared/real-payloads), with our callback_id."""
     path = PAYLOADS / name
     if not path.exists():
-        pytest.skip(f"{path} is not beside this checkout")
+        pytest.skip(NO_SHARED)
     return {**json.loads(path.read_text(encoding="utf-8")), **changes}
 
 
