@@ -159,3 +159,15 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path: Path,
     monkeypatch.setenv(CACHE_ENV, str(blocked))
     assert load_knowledge(data_copy).table.models()
     assert load_knowledge(data_copy).table.models()
+
+
+def test_no_home_to_keep_it_in_means_no_cache_not_a_failure(
+        monkeypatch: pytest.MonkeyPatch, data_copy: Path) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    assert checked_cache.cache_dir() is None
+    assert load_knowledge(data_copy).table.models()

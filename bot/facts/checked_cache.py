@@ -34,7 +34,12 @@ def cache_dir() -> Path | None:
     configured = os.environ.get(CACHE_ENV)
     if configured is not None:
         return None if configured.strip().lower() in ("", "off", "0", "no") else Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # a service user with no home: no cache, no failure
+            return None
     return Path(base) / "mincards"
 
 
