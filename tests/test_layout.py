@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 PACKAGE = ROOT / "mincards"
 # Which part of mincards each part may import. A part is a stage folder of bot/, one of the
 # modules every stage shares, the command line, or the Slack adapters.
-SHARED = {"errors", "language"}
+COMMON = {"errors", "language"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "language": set(),
@@ -103,7 +103,7 @@ def test_imports_run_one_way() -> None:
             if not name.startswith("mincards") or name in ("mincards.bot", "mincards"):
                 continue
             there = part(name)
-            if there != here and there not in ALLOWED[here] | SHARED:
+            if there != here and there not in ALLOWED[here] | COMMON:
                 wrong.append(f"{path.relative_to(PACKAGE)}:{line} ({here}) imports {name} "
                              f"({there})")
     assert not wrong, "\n".join(wrong)

@@ -59,7 +59,7 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def validation_error(path: Path, exc: ValidationError, prefix: str = "") -> DataError:
+def _validation_error(path: Path, exc: ValidationError, prefix: str = "") -> DataError:
     """The first problem as the field; the next few said too (a misspelt key is a missing
     key and an unexpected one, and the fix needs both)."""
     first, *more = exc.errors()
@@ -74,7 +74,7 @@ def validate(path: Path, kind: type[T], raw: Any, prefix: str = "") -> T:
     try:
         return _adapter(kind).validate_python(raw)
     except ValidationError as exc:
-        raise validation_error(path, exc, prefix) from None
+        raise _validation_error(path, exc, prefix) from None
 
 
 def load_toml(path: Path, kind: type[T]) -> T:
