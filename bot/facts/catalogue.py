@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from mincards.bot.errors import DataError
 from mincards.bot.facts.datafiles import STRICT_KEYS, read_toml, validate
 from mincards.bot.facts.sizes import normalize_size, normalize_version
+
+Kind = Literal["text", "vl", "moe"]
+KINDS: tuple[Kind, ...] = ("text", "vl", "moe")
 
 
 def _size(name: str, value: str | None) -> str | None:
@@ -34,6 +38,8 @@ class ModelInfo:
     active: str | None = None
     aliases: tuple[str, ...] = ()
     note: str | None = None
+    # What sort of model it is, to bracket a model the table lacks by its own sort.
+    kind: Kind = "text"
 
     def __post_init__(self) -> None:
         # Written as the parser reads names, so that '0.50B' in the file matches '0.5b' asked.

@@ -18,7 +18,9 @@ from mincards.bot.errors import DataError
 from mincards.bot.facts.catalogue import Catalogue, load_catalogue
 from mincards.bot.facts.checked_cache import CheckedCache
 from mincards.bot.facts.hardware import Hardware, load_hardware
+from mincards.bot.facts.stand_ins import StandIns, load_stand_ins
 from mincards.bot.facts.table import Table, load_table
+from mincards.bot.facts.throughput import Throughputs, load_throughputs
 from mincards.bot.facts.vocabulary import Vocabulary, load_vocabulary
 
 DATA_ENV = "MINCARDS_DATA"
@@ -59,6 +61,8 @@ class Knowledge:
     catalogue: Catalogue
     vocabulary: Vocabulary
     hardware: Hardware
+    stand_ins: StandIns = field(default_factory=StandIns)
+    throughputs: Throughputs = field(default_factory=Throughputs)
     # Answers and renderings derived from this data alone, kept because the data never changes
     # while it is loaded (what fits a budget is the same every time it is asked).
     _memo: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict, compare=False,
@@ -107,7 +111,8 @@ def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[s
     return names
 
 
-DATA_FILES = ("table.csv", "models.toml", "vocabulary.toml", "hardware.toml")
+DATA_FILES = ("table.csv", "models.toml", "vocabulary.toml", "hardware.toml", "stand_ins.toml",
+              "tps.toml")
 # The code that turns those files into facts: when it changes, what it made is made again.
 FACTS_CODE = (*sorted(Path(__file__).parent.glob("*.py")),
               *(Path(__file__).parent.parent / name for name in ("errors.py", "language.py")))
@@ -121,12 +126,15 @@ def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Know
     data_dir = data_dir or default_data_dir()
     if not cached:
         return Knowledge(*_check(data_dir))
-    kept = CheckedCache(str(data_dir.resolve()), [*(data_dir / f for f in DATA_FILES),
-                                                  *FACTS_CODE])
+    # stand_ins.toml and tps.toml may be missing (a folder from before them): the files there
+    # are the inputs, so one added later is a change like any other.
+    files = [path for f in DATA_FILES if (path := data_dir / f).exists()]
+    kept = CheckedCache(str(data_dir.resolve()), [*files, *FACTS_CODE])
     return Knowledge(*kept.value(lambda: _check(data_dir)))
 
 
-def _check(data_dir: Path) -> tuple[Table, Catalogue, Vocabulary, Hardware]:
+def _check(data_dir: Path
+           ) -> tuple[Table, Catalogue, Vocabulary, Hardware, StandIns, Throughputs]:
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
     hardware_path = data_dir / "hardware.toml"
     hardware = load_hardware(hardware_path)
@@ -148,7 +156,23 @@ def _check(data_dir: Path) -> tuple[Table, Catalogue, Vocabulary, Hardware]:
     if unknown_families:
         raise DataError(catalogue_path, f"families missing from vocabulary.toml: "
                         f"{sorted(unknown_families)}")
-    return table, catalogue, vocabulary, hardware
+    stand_ins_path = data_dir / "stand_ins.toml"
+    stand_ins = load_stand_ins(stand_ins_path)
+    # A stand-in whose model this version of the table lacks is kept, unused (as catalogue
+    # entries are); one naming no catalogue model is a typo.
+    unknown = [s.display for s in stand_ins if s.model not in catalogue.models]
+    if unknown:
+        raise DataError(stand_ins_path, f"stand-ins whose model is not in models.toml: {unknown}")
+    tps_path = data_dir / "tps.toml"
+    throughputs = load_throughputs(tps_path)
+    for model, measured in throughputs.models.items():
+        if model not in table.models():
+            raise DataError(tps_path, f"tps for {model!r}, which is not in table.csv")
+        strange = [fl for fl in measured.per_flavour if fl not in table.flavours]
+        if strange:
+            raise DataError(tps_path, f"tps for {model!r} on {strange}: not the table's "
+                            f"flavours {list(table.flavours)}")
+    return table, catalogue, vocabulary, hardware, stand_ins, throughputs
 
 
 @cache

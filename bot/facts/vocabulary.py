@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,26 @@ class Variants:
     display: dict[str, str] = field(default_factory=dict)
     distinct: tuple[str, ...]
     suffixes: tuple[str, ...]
+    # The sort of model (models.toml's `kind`) a variant word makes.
+    kinds: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quantized:
+    """Words and tags that make a name a quantized copy of a model, and why that is the same
+    model to train."""
+
+    __pydantic_config__ = STRICT_KEYS
+    words: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        for tag in self.tags:
+            try:
+                re.compile(tag)
+            except re.error as exc:
+                raise ValueError(f"tags: {tag!r} is not a regular expression: {exc}") from None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,6 +130,45 @@ class NumberWords:
     other_units: tuple[str, ...] = ()
     # ...or preceded by one of these (batch size 32, rank 64, lr 2e-5).
     other_keywords: tuple[str, ...] = ()
+    # Before a number, money ("$5000"): never a budget of cards.
+    currency: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FlavourShort:
+    """Flavour names that are also something else ('9b'), read as the flavour only in place."""
+
+    __pydantic_config__ = STRICT_KEYS
+    names: dict[str, str] = field(default_factory=dict)
+    before: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanWords:
+    """The words of a plan's inputs: tokens, samples, epochs, a deadline, TPS, efficiency."""
+
+    __pydantic_config__ = STRICT_KEYS
+    how_long: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()
+    samples: tuple[str, ...] = ()
+    per_sample_before: tuple[str, ...] = ()
+    per_sample_after: tuple[str, ...] = ()
+    total_before: tuple[str, ...] = ()
+    epochs: tuple[str, ...] = ()
+    epochs_before: tuple[str, ...] = ()
+    deadline_before: tuple[str, ...] = ()
+    deadline_after: tuple[str, ...] = ()
+    hours: dict[str, float] = field(default_factory=dict)
+    tps_before: tuple[str, ...] = ()
+    tps_after: tuple[str, ...] = ()
+    efficiency_before: tuple[str, ...] = ()
+    efficiency_after: tuple[str, ...] = ()
+    scale: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        bad = {k: v for k, v in {**self.hours, **self.scale}.items() if not v > 0}
+        if bad:
+            raise ValueError(f"hours and scale must be above 0: {bad}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,10 +203,13 @@ class Vocabulary:
     other_families: OtherFamilies
     orgs: Names
     variants: Variants
+    quantized: Quantized = field(default_factory=Quantized)
     strategies: dict[str, StrategyWords]
     stages: Stages
     frameworks: dict[str, FrameworkWords] = field(default_factory=dict)
     flavours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    flavour_short: FlavourShort = field(default_factory=FlavourShort)
+    plan: PlanWords = field(default_factory=PlanWords)
     quantities: Quantities | None = None
     budget: BudgetWords = field(default_factory=BudgetWords)
     numbers: NumberWords = field(default_factory=NumberWords)
