@@ -90,7 +90,6 @@ def test_look_alikes_resolve_to_themselves(engine: Engine, asked: str, table_mod
     pytest.param("deepseek-v2-lite", id="deepseek-v2"),
     pytest.param("InternVL2.-58B", id="garbled-size-is-not-bridged"),
     pytest.param("qwen25-7b", id="version-25-is-not-2.5"),
-    pytest.param("Qwen2.5-72B-Instruct-GPTQ-Int4", id="quantised-weights"),
     pytest.param("Qwen2.5-7B-Instruct-1M", id="1m-context-is-another-model"),
     pytest.param("glm-4-9b-chat-1m", id="glm4-1m-is-another-model"),
     pytest.param("llama 3.3 70b", id="llama3.3-is-not-3.1"),

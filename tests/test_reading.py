@@ -56,7 +56,7 @@ def test_budgets_in_every_unit_and_language(engine: Engine, text: str, budget: B
     ("qwne2.5-14b lora", "qwen2.5-14b"),
     ("mixtrall 8x7b full", "mixtral-8x7b"),
     ("qwen2-7b", "qwen2-7b"),  # one plain model is still that model, VL ones aside
-    ("PM asks: 1000 samples, 3 epochs, Qwen2-VL-7B-Instruct lora with 8k seq", "qwen2vl-7b"),
+    ("PM asks: batch 16, 3 epochs, Qwen2-VL-7B-Instruct lora with 8k seq", "qwen2vl-7b"),
 ])
 def test_names_are_read_whatever_the_spacing_width_or_typo(engine: Engine, text: str,
                                                            model: str) -> None:
@@ -75,6 +75,9 @@ def test_the_pm_question_answers_lora_at_8k_only(engine: Engine) -> None:
                         "seq. min NPUs?")
     assert [e.key for e in answer.rows] == [("qwen2vl-7b", "lora", 8192)]
     assert answer.note("upper_bound") is None and answer.note("seq_not_listed") is None
+    # Samples make it a plan; without tokens per sample or a TPS it says what it needs.
+    assert answer.intent == "plan" and answer.plan is not None
+    assert answer.plan.missing == ("tokens", "tps", "count_or_deadline")
 
 
 @pytest.mark.parametrize(("text", "first", "all_of"), [

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from mincards.bot.answering.bracket import Bracket
 from mincards.bot.answering.budget import Fits
 from mincards.bot.answering.compare import Side
+from mincards.bot.answering.plan import Plan
+from mincards.bot.answering.stand_in import StandInUse
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget, NameParts
 
 Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help", "capacity",
-                 "compare"]
+                 "compare", "plan"]
 INTENTS: tuple[Intent, ...] = ("lookup", "ambiguous", "not_found", "not_covered", "list", "help",
-                               "capacity", "compare")
+                               "capacity", "compare", "plan")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,20 @@ class Answer:
     compare_with: tuple[str, ...] = ()
     # A comparison's verdicts: per entry and flavour, which model needs fewer.
     comparison: tuple[Side, ...] = ()
+    # The table model answering for a model it does not list (same architecture, quantized).
+    stand_in: StandInUse | None = None
+    # A model the table lacks: the table's nearest smaller and larger models of its kind.
+    bracket: Bracket | None = None
+    # Time and cluster size by the page's formula.
+    plan: Plan | None = None
+
+    def shown(self) -> Answer:
+        """The answer as its entries are shown: a model of a table model's architecture is
+        shown as that model's lookup (its lead says whose entries they are)."""
+        if self.intent == "not_found" and self.stand_in and self.stand_in.rows:
+            return replace(self, intent="lookup", models=(self.stand_in.model,),
+                           rows=self.stand_in.rows)
+        return self
 
     def note(self, kind: str) -> Note | None:
         return next((n for n in self.notes if n.kind == kind), None)

@@ -9,6 +9,7 @@ from mincards.bot.answering.conversation import Context, continue_question, repl
 from mincards.bot.answering.followup import FollowUp
 from mincards.bot.answering.matching import Matcher
 from mincards.bot.answering.resolve import Resolver
+from mincards.bot.answering.stand_in import StandInFinder
 from mincards.bot.facts.knowledge import Knowledge, knowledge
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget
@@ -25,7 +26,10 @@ class Engine:
             flavours={fl: info.display for fl, info in known.hardware.flavours.items()},
             lengths={e.seq_len for e in known.table.entries})
         self.matcher = Matcher(known.vocabulary, known.catalogue, present=known.table.models())
-        self.resolver = Resolver(self.knowledge, self.matcher)
+        self.stand_ins = StandInFinder(
+            known.stand_ins, frozenset(known.table.models()),
+            lambda name: self.names.read(self.questions.normalize(name)))
+        self.resolver = Resolver(self.knowledge, self.matcher, self.stand_ins)
 
     def ask(self, text: str, previous: Context | None = None) -> Answer:
         """Answer a question; with `previous`, as a follow-up in that conversation when it

@@ -19,6 +19,8 @@ from mincards.bot.reading.names import Mention
 
 # A family outside the table is offered a table family's models only when the names look alike.
 _MIN_LOOK_ALIKE = 70
+# A model suggested for a sized name is at most this many times larger or smaller.
+_NEAR_SIZE = 10
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,16 @@ class Matcher:
             return False
         return not (mention.active and info.active != mention.active)
 
+    def architecture(self, mention: Mention) -> Mention:
+        """The name as the family whose architecture it has: a distill into another table
+        family (DeepSeek-R1-Distill-Qwen-32B) is a Qwen model, whatever its first word."""
+        inner = [w for w in mention.distinct if w.replace("-", "") in self._family_of]
+        if not inner or self._family_of[inner[-1].replace("-", "")] == mention.family:
+            return mention
+        return Mention(family=self._family_of[inner[-1].replace("-", "")],
+                       variants=set(mention.variants), size=mention.size, active=mention.active,
+                       words=list(mention.words))
+
     def match_absent(self, mention: Mention) -> tuple[ModelInfo, ...]:
         """Catalogue models the mention fits that this version of the table does not list."""
         return tuple(i for i in self._absent if self.fits(i, mention))
@@ -108,7 +120,10 @@ class Matcher:
                 if fuzz.ratio(word, name) >= _MIN_LOOK_ALIKE}
 
     def suggest(self, mention: Mention, limit: int = 3) -> tuple[str, ...]:
-        """The nearest table models to a name the table does not have."""
+        """The nearest table models to a name the table does not have: of the family whose
+        architecture it has, and never one whose only tie is the family word (a 671B MoE for a
+        32B model): a sized name is offered models within a factor of its size."""
+        mention = self.architecture(mention)
         if mention.family:
             families = {mention.family}
         elif mention.other_family:
@@ -118,6 +133,9 @@ class Matcher:
         pool = [i for i in self._present if i.family in families]
 
         asked_size = size_value(mention.size)
+        if asked_size:
+            pool = [i for i in pool if size_value(i.size)
+                    and abs(math.log(size_value(i.size) / asked_size)) <= math.log(_NEAR_SIZE)]
 
         # Nearest first: a variant the person named, the same version, the nearest size (by
         # ratio: 3B is nearer 7B than 0.5B), no variant they did not name, then the spelling.

@@ -7,13 +7,17 @@ from dataclasses import dataclass, field, replace
 
 from mincards.bot.answering import budget as budgets
 from mincards.bot.answering.answer import Answer, Intent, Note
+from mincards.bot.answering.bracket import Bracket, bracket
 from mincards.bot.answering.compare import compare
 from mincards.bot.answering.matching import Matcher
+from mincards.bot.answering.planning import Planner
+from mincards.bot.answering.stand_in import StandInFinder, StandInUse
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.sizes import size_value
+from mincards.bot.facts.stand_ins import StandIn
 from mincards.bot.facts.table import Entry
 from mincards.bot.reading.asked import NameParts
-from mincards.bot.reading.names import Mention, display_name
+from mincards.bot.reading.names import Mention, display_name, kind_of
 from mincards.bot.reading.question import Question
 
 MAX_SUGGESTIONS = 3
@@ -118,9 +122,12 @@ class _Selection:
 
 
 class Resolver:
-    def __init__(self, knowledge: Knowledge, matcher: Matcher) -> None:
+    def __init__(self, knowledge: Knowledge, matcher: Matcher,
+                 stand_ins: StandInFinder | None = None) -> None:
         self.knowledge = knowledge
         self.matcher = matcher
+        self.stand_ins = stand_ins
+        self.planner = Planner(knowledge)
         self.needs = budgets.Needs(knowledge.table, knowledge.hardware)
         rank = {s: i for i, s in enumerate(knowledge.strategies)}
         # Each model's entries strategy by strategy (full before LoRA), shortest length first.
@@ -152,7 +159,7 @@ class Resolver:
         return Note("reference", {"date": self.knowledge.table.source.date_text()})
 
     def resolve(self, question: Question) -> Answer:
-        named = question.named
+        named = self._without_remarks(question.named)
         if not named:
             if question.budget and not question.wants_help:
                 return self._capacity(question, self.knowledge.table.models())
@@ -174,7 +181,7 @@ class Resolver:
                 and len(match.models) > 1):
             return self._list(question, tuple(i.key for i in match.models))
         if not match.models:
-            return self._not_found(question, mention)
+            return self._unmatched(question, mention)
         if len(match.models) > 1:
             return self._base(question, "ambiguous", pending=parts_of(mention),
                               candidates=tuple(i.key for i in match.models))
@@ -182,7 +189,78 @@ class Resolver:
         extra: list[Note] = []
         if match.assumed:
             extra.append(Note("assumed", {"model": info.key, "what": list(match.assumed)}))
-        return self._lookup(question, info.key, extra)
+        stand_in = self._quantized(mention, info.key)
+        if question.workload.asks_plan:
+            return self._plan(question, info.key, extra, stand_in)
+        return self._lookup(question, info.key, extra, stand_in)
+
+    def _without_remarks(self, named: list[Mention]) -> list[Mention]:
+        """A family said again without a size, after a name that fits one model, is a remark
+        about that name ("qwen2 72b lora (the old qwen2, not 2.5)"), not a second model."""
+        kept: list[Mention] = []
+        for mention in named:
+            if (kept and mention.family and not mention.size and not mention.active
+                    and not mention.distinct and any(
+                        k.family == mention.family and len(self.matcher.match(k).models) == 1
+                        for k in kept)):
+                continue
+            kept.append(mention)
+        return kept
+
+    # --- models the table does not list by name -------------------------------------------
+
+    def _quantized(self, mention: Mention, model: str) -> StandInUse | None:
+        """A quantized copy of a table model (AWQ, q4_K_M): that model, said to be so."""
+        if not mention.quantized:
+            return None
+        vocabulary = self.knowledge.vocabulary
+        asked = "-".join([display_name(vocabulary, mention),
+                          *(q.upper() for q in dict.fromkeys(mention.quantized))])
+        return StandInUse(asked=asked, model=model, relation="quantized_copy",
+                          source=vocabulary.quantized.source)
+
+    def _unmatched(self, question: Question, mention: Mention) -> Answer:
+        """A name no table model fits: a model of a table model's architecture, else not in
+        the table (with the table's models of its size around it)."""
+        found = self.stand_ins.find(mention) if self.stand_ins else None
+        if found is None:
+            return self._not_found(question, mention)
+        return self._stand_in(question, mention, found)
+
+    def _stand_in(self, question: Question, mention: Mention, item: StandIn) -> Answer:
+        """The table model's entries for a model of its architecture, the asked model staying
+        "not in the table". A model with a shorter context than an entry's length (Qwen2.5-Math
+        reads 4,096 tokens) is answered at the lengths it reads, saying so."""
+        notes: list[Note] = []
+        asked = question
+        if item.context:
+            beyond = [n for n in question.seq_lens if n > item.context]
+            if beyond:
+                notes.append(Note("beyond_context", {"asked": item.display,
+                                                     "context": item.context,
+                                                     "seq_len": beyond[0]}))
+            asked = replace(question, seq_lens=[n for n in question.seq_lens
+                                                if n <= item.context])
+        use = StandInUse(asked=item.display, model=item.model, relation=item.relation,
+                         source=item.source, context=item.context)
+        if question.workload.asks_plan:
+            answer = self._plan(asked, item.model, notes, use)
+        else:
+            answer = self._lookup(asked, item.model, notes, use)
+        rows = tuple(e for e in answer.rows if not item.context or e.seq_len <= item.context)
+        if answer.rows and not rows:
+            notes_now = (*answer.notes, Note("beyond_context", {
+                "asked": item.display, "context": item.context,
+                "seq_len": min(e.seq_len for e in answer.rows)}))
+            answer = replace(answer, notes=notes_now)
+        use = replace(use, rows=rows)
+        if answer.intent == "plan":
+            return replace(answer, rows=rows, stand_in=use, seq_lens=tuple(question.seq_lens),
+                           asked_display=item.display)
+        # Not a table entry of the asked model: no models and no rows of its own.
+        return replace(answer, intent="not_found", models=(), rows=(), stand_in=use,
+                       seq_lens=tuple(question.seq_lens), asked_display=item.display,
+                       candidates=())
 
     # --- lists, names not found ----------------------------------------------------------
 
@@ -198,9 +276,27 @@ class Resolver:
                                                  "date": self.knowledge.table.source.date_text()}))
         elif not mention.family and self.matcher.is_other_family(mention.other_family):
             notes.append(Note("other_family", {"family": mention.other_family}))
+        around = self._bracket(question, mention) if not absent else None
+        if around is not None:
+            notes.append(self._reference())
         return self._base(question, "not_found",
                           candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
-                          notes=tuple(notes), named=mention)
+                          notes=tuple(notes), named=mention, bracket=around)
+
+    def _bracket(self, question: Question, mention: Mention) -> Bracket | None:
+        """The table's nearest smaller and larger models of the asked model's kind, with their
+        entries under the question's filters."""
+        if not mention.size:
+            return None
+        scope = self._scope(question)
+        architecture = self.matcher.architecture(mention)
+        order = self.knowledge.table.models()
+        present = [self.knowledge.catalogue[m] for m in order]
+        return bracket(present, size=size_value(mention.size),
+                       kind=kind_of(self.knowledge.vocabulary, mention),
+                       family=architecture.family, versions=frozenset(architecture.versions),
+                       rows=lambda m: () if scope.refusal else tuple(self._select(question,
+                                                                                m).rows))
 
     # --- what the question narrows to ---------------------------------------------------
 
@@ -296,13 +392,16 @@ class Resolver:
 
     # --- one model ----------------------------------------------------------------------
 
-    def _lookup(self, question: Question, model: str, extra: list[Note]) -> Answer:
+    def _lookup(self, question: Question, model: str, extra: list[Note],
+                stand_in: StandInUse | None = None) -> Answer:
         scope = self._scope(question)
         if scope.refusal:
-            return self._not_covered(question, model, scope.refusal, scope.frameworks)
+            return replace(self._not_covered(question, model, scope.refusal, scope.frameworks),
+                           stand_in=stand_in)
         selection = self._select(question, model)
         if selection.reason:
-            return self._not_covered(question, model, selection.reason, scope.frameworks)
+            return replace(self._not_covered(question, model, selection.reason,
+                                             scope.frameworks), stand_in=stand_in)
         rows = tuple(selection.rows)
         notes = [*extra, *scope.notes, *selection.notes]
         info = self.knowledge.catalogue[model]
@@ -311,7 +410,38 @@ class Resolver:
         notes += caveats(self.knowledge, model, rows)
         notes.append(self._reference())
         return self._base(question, "lookup", frameworks=scope.frameworks, models=(model,),
-                          rows=rows, notes=tuple(notes), fits=self._fits(question, rows))
+                          rows=rows, notes=tuple(notes), fits=self._fits(question, rows),
+                          stand_in=stand_in)
+
+    # --- time and cluster size -----------------------------------------------------------
+
+    def _plan(self, question: Question, model: str, extra: list[Note],
+              stand_in: StandInUse | None = None) -> Answer:
+        """The page's formula over the model's entries: the asked length, else the length
+        each sample's tokens need, else every listed length."""
+        workload = question.workload
+        asked = question
+        if not question.seq_lens and workload.sample_tokens:
+            asked = replace(question, seq_lens=[workload.sample_tokens])
+        looked = self._lookup(asked, model, extra, stand_in)
+        if looked.intent != "lookup":
+            return looked
+        rows = tuple(e for e in looked.rows
+                     if not stand_in or not stand_in.context or e.seq_len <= stand_in.context)
+        plan, notes = self.planner.plan(asked, model, rows)
+        reference = [n for n in looked.notes if n.kind == "reference"]
+        kept = []
+        for note in looked.notes:
+            if note.kind == "reference":
+                continue
+            if note.kind == "upper_bound" and not question.seq_lens:
+                # The length came from each sample's tokens, not from a length asked.
+                note = Note("plan_length_from_samples", {
+                    "tokens": note.args["asked"], "shown": note.args["shown"],
+                    "strategy": note.args["strategy"]})
+            kept.append(note)
+        return replace(looked, intent="plan", plan=plan, seq_lens=tuple(question.seq_lens),
+                       notes=(*kept, *notes, *reference))
 
     # --- what fits a budget ---------------------------------------------------------------
 
@@ -371,7 +501,7 @@ class Resolver:
                 mention = refine(previous, mention)
             match = self.matcher.match(mention)
             if not match.models:
-                return self._not_found(question, mention)
+                return self._unmatched(question, mention)
             resolved.append(match.models[0].key if len(match.models) == 1 else mention)
             previous = parts_of(mention)
         pending = next((m for m in resolved if isinstance(m, Mention)), None)

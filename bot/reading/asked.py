@@ -61,3 +61,70 @@ class NameParts:
 
         return cls(text("family"), words("versions"), words("variants"), text("size"),
                    text("active"))
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What a plan is asked with: the data (tokens, or samples of so many tokens, for so many
+    epochs), a deadline, a throughput (TPS) and a scaling efficiency; None where not said."""
+
+    tokens: int | None = None  # the whole dataset's, said as one count
+    samples: int | None = None
+    sample_tokens: int | None = None  # each sample's, on average
+    epochs: float | None = None
+    deadline_hours: float | None = None
+    tps: float | None = None
+    efficiency: float | None = None  # as said (a percentage already divided by 100)
+    asks_time: bool = False  # "how long", "多久"
+
+    _KEYS = ("tokens", "samples", "sample_tokens", "epochs", "deadline_hours", "tps",
+             "efficiency")
+
+    @property
+    def said(self) -> bool:
+        """Whether anything of a plan was said at all."""
+        return self.asks_time or any(getattr(self, k) is not None for k in self._KEYS)
+
+    @property
+    def asks_plan(self) -> bool:
+        """With a table model, a plan rather than a lookup: the data's size, a deadline, a
+        throughput or "how long" (epochs or an efficiency alone change nothing)."""
+        return self.asks_time or any(v is not None for v in (
+            self.tokens, self.samples, self.deadline_hours, self.tps))
+
+    def total_tokens(self) -> int | None:
+        """Tokens trained on: samples x tokens per sample, or the total said, x epochs."""
+        per_pass = self.tokens
+        if per_pass is None and self.samples is not None and self.sample_tokens is not None:
+            per_pass = self.samples * self.sample_tokens
+        if per_pass is None:
+            return None
+        return round(per_pass * (self.epochs if self.epochs is not None else 1))
+
+    def updated(self, newer: Workload) -> Workload:
+        """This workload with what `newer` says instead ("what if TPS is 2500?"); a deadline
+        said anew replaces the old one."""
+        values = {k: getattr(newer, k) if getattr(newer, k) is not None else getattr(self, k)
+                  for k in self._KEYS}
+        return Workload(**values, asks_time=self.asks_time or newer.asks_time)
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in self._KEYS
+                               if getattr(self, k) is not None}
+        if self.asks_time:
+            out["asks_time"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Workload | None:
+        if not isinstance(data, dict):
+            return None
+        values: dict[str, Any] = {}
+        for key in cls._KEYS:
+            value = data.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if not 0 < value < 10**16:
+                continue
+            values[key] = int(value) if key in ("tokens", "samples", "sample_tokens") else value
+        return cls(**values, asks_time=data.get("asks_time") is True)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.reading.numbers import STRATEGY_MARK
-from mincards.bot.reading.phrases import PhraseIndex, compile_phrases
+from mincards.bot.reading.phrases import PhraseIndex, compile_phrases, phrase_pattern
 
 
 @dataclass
@@ -44,11 +45,37 @@ class FilterReader:
         self._uncovered = compile_phrases([w for w in vocabulary.stages.uncovered
                                            if w.lower() not in strategy_words])
         self._covered = compile_phrases(vocabulary.stages.covered)
+        # Short names that are also model sizes ("9b"): the flavour only where a flavour stands.
+        short = vocabulary.flavour_short
+        self._short = {k.lower(): v for k, v in short.names.items()}
+        if self._short:
+            names = phrase_pattern(list(self._short))
+            hardware = phrase_pattern([*vocabulary.budget.card, *vocabulary.budget.die,
+                                       *vocabulary.budget.node])
+            self._short_in_place: re.Pattern[str] | None = re.compile(
+                rf"(?P<before>{phrase_pattern(short.before)})\s*(?P<name>{names})"
+                rf"|(?P<bare>{names})(?=\s*(?:{hardware}))")
+        else:
+            self._short_in_place = None
+
+    def _short_flavours(self, text: str, flavours: list[str]) -> str:
+        if self._short_in_place is None:
+            return text
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group("name") or match.group("bare")
+            key = self._short.get(name.lower().strip())
+            if key and key not in flavours:
+                flavours.append(key)
+            return f"{match.group('before') or ''} "
+
+        return self._short_in_place.sub(one, text)
 
     def read(self, text: str) -> Filters:
         out = Filters()
         out.frameworks, text = self._frameworks.take(text)
         out.flavours, text = self._flavours.take(text)
+        text = self._short_flavours(text, out.flavours)
         if found := self._uncovered.search(text):
             out.stage = found.group(0).strip()
             text = self._uncovered.sub(" ", text)

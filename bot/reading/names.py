@@ -46,6 +46,8 @@ class Mention:
     size: str | None = None
     active: str | None = None
     words: list[str] = field(default_factory=list)
+    # Quantization words and tags (awq, q4_k_m): a smaller copy of the model named, not another.
+    quantized: list[str] = field(default_factory=list)
 
     @property
     def named(self) -> bool:
@@ -73,10 +75,30 @@ def display_name(vocabulary: Vocabulary, mention: Mention) -> str:
         name += family.version_sep + "/".join(sorted(mention.versions)).upper()
     shown = [vocabulary.variants.display.get(v, v.upper()) for v in sorted(mention.variants)
              if v not in vocabulary.variants.optional]
-    parts = [name, *shown, *([str(mention.size).upper()] if mention.size else [])]
+    # The words that make it another model stay in its name: Qwen2.5-Coder-3B is not Qwen2.5-3B.
+    others = [_display_word(vocabulary, w) for w in mention.distinct]
+    parts = [name, *shown, *others, *([str(mention.size).upper()] if mention.size else [])]
     if mention.active:
         parts.append(f"A{mention.active.upper()}")
     return "-".join(parts)
+
+
+def _display_word(vocabulary: Vocabulary, word: str) -> str:
+    """'coder' -> 'Coder', 'qwen' -> 'Qwen' (a family's own display), '1m' -> '1M'."""
+    if word in vocabulary.families:
+        return vocabulary.families[word].display
+    return word.capitalize() if word.isalpha() else word.upper()
+
+
+def kind_of(vocabulary: Vocabulary, mention: Mention) -> str:
+    """The sort of model a name is (models.toml's `kind`): from its variant words, 'moe' for an
+    NxM or active size, else 'text'."""
+    for variant in sorted(mention.variants):
+        if variant in vocabulary.variants.kinds:
+            return vocabulary.variants.kinds[variant]
+    if mention.active or (mention.size and "x" in mention.size):
+        return "moe"
+    return "text"
 
 
 class NameReader:
@@ -96,7 +118,13 @@ class NameReader:
         self._distinct = set(v.distinct)
         self._suffixes = set(v.suffixes)
         # Any word the vocabulary gives a meaning to is not a misspelt family.
+        quantized = vocabulary.quantized
+        self._quant_words = set(quantized.words)
+        tags = "|".join(f"(?:{tag})" for tag in quantized.tags) or r"(?!x)x"
+        # A whole tag after a separator, up to the next one: 72b-instruct-q4_k_m.
+        self._quant_tag = re.compile(rf"(?:^|(?<=[-_.:]))(?:{tags})(?=$|[-_.])")
         self._known_words = (self._table_variants | self._distinct | self._suffixes
+                             | self._quant_words
                              | {w for w, _ in vocabulary.strategy_words()}
                              | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered))
         self._aliases: dict[str, str] = {}
@@ -195,6 +223,9 @@ class NameReader:
 
     def _take_part(self, mention: Mention, part: str, attached: bool) -> bool:
         """Adds one part after the family; False ends the mention (prose follows)."""
+        if part in self._quant_words:
+            mention.quantized.append(part)
+            return True
         size = normalize_size(part)
         if size:
             if mention.size is None:
@@ -233,19 +264,31 @@ class NameReader:
 
     def read(self, text: str) -> list[Mention]:
         """Every model mention in normalised text, in order."""
-        tokens = [t.strip(".-_") for t in _TOKEN.findall(text)]
-        tokens = [t for t in tokens if t]
+        tokens: list[str] = []
+        token_tags: list[list[str]] = []
+        for token in _TOKEN.findall(text):
+            # Quantization tags hold separators of their own (q4_k_m): taken out whole first.
+            tags = [m.group(0) for m in self._quant_tag.finditer(token)]
+            if tags:
+                token = self._quant_tag.sub("", token)
+            token = token.strip(".-_")
+            if token or (tags and tokens):
+                tokens.append(token)
+                token_tags.append(tags)
         token_parts = [[p for p in _PART_SPLIT.split(t) if p] for t in tokens]
         mentions: list[Mention] = []
         current: Mention | None = None
         loose: list[Mention] = []
         for index, parts in enumerate(token_parts):
+            if index and current is not None:
+                current.quantized += token_tags[index - 1]
             alias = self._aliases.get(self._alias_key(tokens[index]))
             if alias:
                 current = Mention.naming(self.catalogue[alias], [tokens[index]])
                 mentions.append(current)
                 continue
-            nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) else ""
+            nxt = token_parts[index + 1][0] if index + 1 < len(token_parts) and token_parts[
+                index + 1] else ""
             # A word in the same token as a size is part of a name, even misspelt (gemm-3-27b).
             sized = any(normalize_size(p) for p in parts)
             start = None
@@ -282,12 +325,15 @@ class NameReader:
             found = self._loose(parts)
             if found:
                 loose.append(found)
+        if token_tags and current is not None:
+            current.quantized += token_tags[-1]
         self._place_loose(mentions, loose)
         return mentions
 
     def _model_like(self, part: str) -> bool:
         return bool(normalize_size(part) or _ACTIVE.match(part) or _VERSION.match(part)
                     or part in self._table_variants or part in self._distinct
+                    or part in self._quant_words
                     or part in self._suffixes or self._is_suffix_typo(part))
 
     def _loose(self, parts: list[str]) -> Mention | None:

@@ -64,8 +64,10 @@ class NumberReader:
         # "2 Snt9B23 nodes": the flavour word is already blanked, so spaces may stand between.
         self._budget = re.compile(rf"{count}\s*(?:more\s+|x\s*)?({units})")
         other_units = phrase_pattern(numbers.other_units)
+        currency = "".join(re.escape(c) for c in numbers.currency) or r"\x00"
         self._other_after = re.compile(
-            rf"(?<![\w.]){_NUMBER}\s*(?:[kmbt]\s*)?(?:{other_units})"
+            rf"(?<![\w.\-]){_NUMBER}\s*(?:[kmbt]\s*|[万亿千]\s*)?(?:{other_units})"
+            rf"|[{currency}]\s*{_NUMBER}\s*(?:[kmb]|[万亿千])?"
             rf"|(?<![\w.]){_NUMBER}\s*[mbt]\s*tokens?(?![a-z])")
         self._other_before = re.compile(
             rf"(?:{phrase_pattern(numbers.other_keywords)})\s*(?:[:=]|of|is|为|是)?\s*"

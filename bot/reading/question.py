@@ -1,5 +1,6 @@
 """A question as typed, read into what it asks, in a few passes each with its own module:
-normalise (`normalize`), filters (`filters`: framework, flavour, stage, strategy), numbers with
+normalise (`normalize`), filters (`filters`: framework, flavour, stage, strategy), a plan's
+numbers (`workload`: tokens, samples, epochs, deadline, TPS, efficiency), numbers with
 their units (`numbers`: lengths, budgets, and the counts that are neither), then model names
 (`names`). What is left says whether the person wants a list, help or what fits a budget."""
 
@@ -11,12 +12,13 @@ from dataclasses import dataclass, field
 
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.language import Language, language_of
-from mincards.bot.reading.asked import Budget, NameParts
+from mincards.bot.reading.asked import Budget, NameParts, Workload
 from mincards.bot.reading.filters import FilterReader
 from mincards.bot.reading.names import Mention, NameReader
 from mincards.bot.reading.normalize import Normalizer
 from mincards.bot.reading.numbers import NumberReader
 from mincards.bot.reading.phrases import compile_phrases
+from mincards.bot.reading.workload import WorkloadReader
 
 _SPACES = re.compile(r"\s+")
 _LOOSE_VERSION = re.compile(r"^v?\d+(?:\.\d+)?$")
@@ -40,6 +42,8 @@ class Question:
     wants_capacity: bool = False
     # A version or variant standing alone ("2.5", "the VL one"): the answer to "which one?".
     loose: NameParts | None = None
+    # A plan's numbers: data, deadline, throughput, efficiency ("how long", "within 24 h").
+    workload: Workload = field(default_factory=Workload)
 
     @property
     def mention(self) -> Mention | None:
@@ -67,6 +71,7 @@ class QuestionReader:
         self.normalize = Normalizer(vocabulary)
         self.filters = FilterReader(vocabulary, frameworks, flavours)
         self.numbers = NumberReader(vocabulary, lengths)
+        self.workload = WorkloadReader(vocabulary, self.numbers.cjk_number)
         self._list = compile_phrases(vocabulary.intents.list)
         self._help = compile_phrases(vocabulary.intents.help)
         self._capacity = compile_phrases(vocabulary.intents.capacity)
@@ -79,7 +84,9 @@ class QuestionReader:
         question.flavours.update(filters.flavours)
         question.strategies.update(filters.strategies)
         question.uncovered_stage = filters.stage
-        numbers = self.numbers.read(filters.text)
+        planned = self.workload.read(filters.text)
+        question.workload = planned.workload
+        numbers = self.numbers.read(planned.text)
         question.seq_lens = sorted(set(numbers.seq_lens))
         if numbers.budgets:
             count, unit = numbers.budgets[0]

@@ -176,6 +176,79 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.budget.unread": "Say it like 8 cards, 2 nodes or 16 DIE.",
         "modal.private": "Only you can see this answer.",
         "shortcut.no_text": "That message has no text to read a model name from.",
+        "stand_in.same": "{asked} is not in the table; it has {model}'s architecture, and {lead}",
+        "stand_in.same.verdict": "{asked} is not in the table; it has {model}'s architecture. "
+                                 "{lead}",
+        "stand_in.same.none": "{asked} is not in the table; it has {model}'s architecture, but "
+                              "the table has no {model} entry for what you asked.",
+        "stand_in.quantized": "{asked} is a quantized copy of {model}: the numbers are for "
+                              "training the full-precision weights. {lead}",
+        "stand_in.source": "Why {model}: {source}.",
+        "stand_in.reference": "These are {model}'s entries, the closest reference: the table has "
+                              "none for {asked}.",
+        "bracket.between": "Its size ({size}B) is between {below} and {above} in the table; "
+                           "their entries follow, not a table entry for it.",
+        "bracket.below_only": "Its size ({size}B) is above every {kind} model in the table; the "
+                              "nearest is {below}, not a table entry for it.",
+        "bracket.above_only": "Its size ({size}B) is below every {kind} model in the table; the "
+                              "nearest is {above}, not a table entry for it.",
+        "bracket.side": "{model} ({size}B)",
+        "bracket.nothing": "{model}: no entry for what you asked.",
+        "kind.text": "text",
+        "kind.vl": "vision-language",
+        "kind.moe": "mixture-of-experts",
+        "note.beyond_context": "{asked} reads at most {context} tokens: {seq_len} is beyond its "
+                               "context, so only entries up to {context} are shown.",
+        "plan.lead.time": "{subject}: {parts}",
+        "plan.lead.deadline": "{subject} within {deadline} h needs {parts}",
+        "plan.part.time": "about {hours} h on {flavour} with {count}",
+        "plan.part.deadline": "{count} on {flavour} ({hours} h)",
+        "plan.part.below": "on {flavour}, {count} is below the table's minimum of {minimum}",
+        "plan.inputs": ", for {tokens} tokens at TPS {tps}, efficiency {efficiency}.",
+        "plan.inputs.recorded": ", for {tokens} tokens at the recorded TPS, efficiency "
+                                "{efficiency}.",
+        "plan.missing": "To work out time and cluster size I need {needs}.",
+        "plan.needs.tokens": "the data's size in tokens (samples × tokens per sample × epochs, "
+                             "or a total)",
+        "plan.needs.tps": "the TPS (tokens per second per card; the page says it comes from "
+                          "Huawei's benchmark table)",
+        "plan.needs.count_or_deadline": "a card count or a deadline",
+        "plan.needs.count": "a card count or a deadline at or above the table's minimum",
+        "plan.formula.tokens": "Tokens: {tokens}.",
+        "plan.formula.tokens_from": "Tokens: {factors} = {tokens}.",
+        "plan.formula.samples": "{n} samples",
+        "plan.formula.per_sample": "{n} tokens",
+        "plan.formula.epochs": "{n} epochs",
+        "plan.formula.samples_only": "Tokens: {samples} samples × ? tokens per sample: say how "
+                                     "many tokens a sample has.",
+        "plan.formula.no_tokens": "Tokens: ? (say the total, or samples and tokens per sample).",
+        "plan.formula.t": "tokens",
+        "plan.formula.n": "N",
+        "plan.formula.count": "{flavour}: count = ceil({tokens} / ({deadline} h × 3,600 × {tps} × "
+                              "{efficiency})) = {raw}; {rule}: {amount}.",
+        "plan.formula.rule": "above {above} rounded up to a multiple of {above}",
+        "plan.formula.rule_unit": "to whole units of {step}",
+        "plan.formula.time": "{flavour}: time = {tokens} / ({tps} × {count} × {efficiency}) = "
+                             "{hours} h.",
+        "plan.formula.minimum": "{flavour}: the table's minimum is {count}, with {framework} at "
+                                "{entry}.",
+        "note.plan_length_from_samples": "Each sample's {tokens} tokens take the table's "
+                                         "{strategy} entries at {shown}, the next listed length "
+                                         "up.",
+        "plan.formula.tps_data": "TPS recorded in data/tps.toml: {source}.",
+        "plan.formula.tps_where": "The page gives no TPS: each model's is in Huawei's benchmark "
+                                  "table, measured at a fixed sequence length. Ask with it, e.g. "
+                                  "\u201cat TPS 1800\u201d.",
+        "plan.formula.efficiency_default": "Efficiency (the page's linear speed-up ratio) is "
+                                           "{efficiency} by default; say another, e.g. "
+                                           "\u201c95% efficiency\u201d.",
+        "note.plan_below_minimum": "On {flavour} the table's minimum is {minimum} {unit} "
+                                   "({framework}, {strategy} · {seq_len}); {count} is below it, so "
+                                   "no time is given for it.",
+        "note.plan_misses_deadline": "On {flavour}, {hours} h is longer than the {deadline} h "
+                                     "asked.",
+        "note.plan_efficiency_out_of_range": "An efficiency is above 0 and at most 1 (100%); "
+                                             "{given} is not, so {used} is used.",
         "home.title": "mincards: minimum Ascend cards",
     },
     "zh": {
@@ -332,6 +405,68 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.budget.unread": "请写成 8卡、2台 或 16 DIE 这样的形式。",
         "modal.private": "只有你能看到这个答案。",
         "shortcut.no_text": "这条消息没有可以读出模型名的文字。",
+        "stand_in.same": "表中没有 {asked}；它与 {model} 架构相同，{lead}",
+        "stand_in.same.verdict": "表中没有 {asked}；它与 {model} 架构相同。{lead}",
+        "stand_in.same.none": "表中没有 {asked}；它与 {model} 架构相同，但表中没有 {model} "
+                              "符合你所问的配置。",
+        "stand_in.quantized": "{asked} 是 {model} 的量化版本：以下卡数是训练全精度权重所需。{lead}",
+        "stand_in.source": "为什么是 {model}：{source}。",
+        "stand_in.reference": "以下是 {model} 的配置，仅作最接近的参考：表中没有 {asked}。",
+        "bracket.between": "它的参数量（{size}B）在表中的 {below} 与 {above} 之间；下面是这两个"
+                           "模型的配置，不是它的表项。",
+        "bracket.below_only": "它的参数量（{size}B）大于表中所有{kind}模型；最接近的是 {below}，"
+                              "不是它的表项。",
+        "bracket.above_only": "它的参数量（{size}B）小于表中所有{kind}模型；最接近的是 {above}，"
+                              "不是它的表项。",
+        "bracket.side": "{model}（{size}B）",
+        "bracket.nothing": "{model}：没有你所问的配置。",
+        "kind.text": "文本",
+        "kind.vl": "多模态",
+        "kind.moe": "MoE",
+        "note.beyond_context": "{asked} 最多读 {context} 个 token：{seq_len} 超出了它的上下文，"
+                               "只显示 {context} 以内的配置。",
+        "plan.lead.time": "{subject}：{parts}",
+        "plan.lead.deadline": "{subject} 要在 {deadline} 小时内完成，需要 {parts}",
+        "plan.part.time": "{flavour} 上 {count}约需 {hours} 小时",
+        "plan.part.deadline": "{flavour} 上 {count}（{hours} 小时）",
+        "plan.part.below": "{flavour} 上 {count}低于表中最少的 {minimum}",
+        "plan.inputs": "（{tokens} tokens，TPS {tps}，线性加速比 {efficiency}）。",
+        "plan.inputs.recorded": "（{tokens} tokens，记录的 TPS，线性加速比 {efficiency}）。",
+        "plan.missing": "要估算训练时间和集群规模，还需要{needs}。",
+        "plan.needs.tokens": "数据的 token 总数（样本数 × 每条 token 数 × 轮数，或总数）",
+        "plan.needs.tps": "TPS（每卡每秒 token 数；页面说它来自华为的基准测试表）",
+        "plan.needs.count_or_deadline": "卡数或完成期限",
+        "plan.needs.count": "不低于表中最少卡数的卡数或完成期限",
+        "plan.formula.tokens": "Token 总数：{tokens}。",
+        "plan.formula.tokens_from": "Token 总数：{factors} = {tokens}。",
+        "plan.formula.samples": "{n} 条样本",
+        "plan.formula.per_sample": "每条 {n} tokens",
+        "plan.formula.epochs": "{n} 轮",
+        "plan.formula.samples_only": "Token 总数：{samples} 条样本 × 每条 ? tokens：请说明每条样本"
+                                     "有多少 token。",
+        "plan.formula.no_tokens": "Token 总数：?（请给出总数，或样本数与每条 token 数）。",
+        "plan.formula.t": "tokens",
+        "plan.formula.n": "N",
+        "plan.formula.count": "{flavour}：卡数 = ceil({tokens} / ({deadline} 小时 × 3,600 × {tps} "
+                              "× {efficiency})) = {raw}；{rule}：{amount}。",
+        "plan.formula.rule": "大于 {above} 时向上取 {above} 的倍数",
+        "plan.formula.rule_unit": "按 {step} 的整数倍取整",
+        "plan.formula.time": "{flavour}：时间 = {tokens} / ({tps} × {count} × {efficiency}) = "
+                             "{hours} 小时。",
+        "plan.formula.minimum": "{flavour}：表中最少 {count}，使用 {framework}，{entry}。",
+        "note.plan_length_from_samples": "每条样本 {tokens} tokens，按表中{strategy}序列长度 "
+                                         "{shown} 的配置计算（向上取最近的长度）。",
+        "plan.formula.tps_data": "TPS 来自 data/tps.toml：{source}。",
+        "plan.formula.tps_where": "页面没有给出 TPS：各模型的 TPS 在华为的基准测试表中，按固定序列"
+                                  "长度测得。请带上它再问，例如\u201cTPS 1800\u201d。",
+        "plan.formula.efficiency_default": "线性加速比默认为 {efficiency}；可以另行说明，例如"
+                                           "\u201c线性加速比 0.95\u201d。",
+        "note.plan_below_minimum": "{flavour} 上表中最少需要 {minimum} {unit}（{framework}，"
+                                   "{strategy} · {seq_len}）；{count} 低于它，因此不给出时间。",
+        "note.plan_misses_deadline": "{flavour} 上需要 {hours} 小时，超过了所要求的 {deadline} "
+                                     "小时。",
+        "note.plan_efficiency_out_of_range": "线性加速比应大于 0 且不超过 1（100%）；{given} 不在"
+                                             "此范围内，因此按 {used} 计算。",
         "home.title": "mincards：最小昇腾卡数",
     },
 }

@@ -9,7 +9,7 @@ which needs fewer on each flavour. The same sentence is the message's notificati
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.compare import Side, fewest
@@ -18,6 +18,7 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_budget import capacity_head, verdict_lines
+from mincards.bot.replies.render_plan import number, plan_needs, plan_sentence
 from mincards.bot.replies.render_words import (
     amount,
     asked_columns,
@@ -168,9 +169,77 @@ def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
 
 
 def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
-    """The one sentence that answers, in the answer's language."""
+    """The one sentence that answers, in the answer's language. A table model standing in for
+    the asked one is said to be so first, before any of its numbers."""
+    use = answer.stand_in
+    if use is None:
+        return _lead(knowledge, answer, style)
+    lang = answer.language
+    model = style.text(knowledge.catalogue[use.model].display)
+    asked = style.text(use.asked)
+    shown = answer.shown()
+    if use.relation == "quantized_copy":
+        return t(lang, "stand_in.quantized", asked=asked, model=model,
+                 lead=_lead(knowledge, shown, style))
+    if shown.intent in ("lookup", "plan"):
+        # A budget's verdict opens with Yes or No: a sentence of its own.
+        key = "stand_in.same.verdict" if verdict_lines(knowledge, shown) else "stand_in.same"
+        return t(lang, key, asked=asked, model=model, lead=_lead(knowledge, shown, style))
+    return t(lang, "stand_in.same.none", asked=asked, model=model)
+
+
+def bracket_sentence(knowledge: Knowledge, answer: Answer) -> str:
+    """Where a size the table lacks sits among the table's models of its kind."""
+    around = answer.bracket
+    if around is None:
+        return ""
     lang = answer.language
     cat = knowledge.catalogue
+
+    def side(model: str, size: float) -> str:
+        return t(lang, "bracket.side", model=cat[model].display, size=number(size))
+
+    size = number(around.size_b)
+    if around.below and around.above:
+        return t(lang, "bracket.between", size=size,
+                 below=side(around.below.model, around.below.size_b),
+                 above=side(around.above.model, around.above.size_b))
+    kind = t(lang, f"kind.{around.kind}")
+    if around.below:
+        return t(lang, "bracket.below_only", size=size, kind=kind,
+                 below=side(around.below.model, around.below.size_b))
+    assert around.above is not None
+    return t(lang, "bracket.above_only", size=size, kind=kind,
+             above=side(around.above.model, around.above.size_b))
+
+
+def bracket_lines(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> list[str]:
+    """Each neighbour's fewest under the question's filters, as a lookup's lead says it."""
+    around = answer.bracket
+    if around is None:
+        return []
+    lines = []
+    for near in (around.below, around.above):
+        if near is None:
+            continue
+        if not near.rows:
+            lines.append(style.text(t(answer.language, "bracket.nothing",
+                                      model=knowledge.catalogue[near.model].display)))
+            continue
+        shown = replace(answer, intent="lookup", models=(near.model,), rows=near.rows,
+                        budget=None, bracket=None)
+        lines.append(_lookup(knowledge, shown, style))
+    return lines
+
+
+def _lead(knowledge: Knowledge, answer: Answer, style: Style) -> str:
+    lang = answer.language
+    cat = knowledge.catalogue
+    if answer.intent == "plan":
+        # With nothing to work out yet, the table's numbers first, then what the plan needs.
+        return plan_sentence(knowledge, answer, style.strong, style.text) or (
+            _lookup(knowledge, answer, style) + t(lang, "sentence_sep")
+            + style.text(plan_needs(answer)))
     if answer.intent == "lookup":
         verdict = verdict_lines(knowledge, answer)
         if verdict:
@@ -185,8 +254,10 @@ def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
         return style.text(t(lang, "ambiguous", asked=asked) if asked
                           else t(lang, "ambiguous.plain"))
     if answer.intent == "not_found":
-        return style.text(t(lang, "not_found", asked=asked) if asked
-                          else t(lang, "not_found.plain"))
+        said = t(lang, "not_found", asked=asked) if asked else t(lang, "not_found.plain")
+        if answer.bracket:
+            said += t(lang, "sentence_sep") + bracket_sentence(knowledge, answer)
+        return style.text(said)
     if answer.intent == "not_covered":
         return style.text(t(lang, "not_covered", model=cat[answer.models[0]].display))
     if answer.intent == "list":

@@ -8,12 +8,13 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import lead
+from mincards.bot.replies.lead import bracket_lines, lead
 from mincards.bot.replies.render_budget import (
     capacity_lines,
     compare_lines,
     verdict_lines,
 )
+from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_words import (
     asked_columns,
     count_text,
@@ -80,6 +81,13 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["strategies"] = join_words(language, [label(s) for s in args["strategies"]], "or")
     if note.kind == "assumed":
         args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
+    if note.kind == "plan_below_minimum":
+        info = hw.flavours[note.args["flavour"]]
+        args["unit"] = info.unit if info.die_per_card else t(language, "cards")
+        args["seq_len"] = seq_short(args["seq_len"])
+    if note.kind == "plan_length_from_samples":
+        args["tokens"] = f"{args['tokens']:,}"
+        args["shown"] = seq_short(args["shown"])
     if note.kind == "table_has":
         args["has"] = t(language, "semicolon").join(
             t(language, "table_has.item", strategy=label(s), lengths=t(language, "list_sep").join(
@@ -138,14 +146,33 @@ def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> l
     return lines
 
 
+def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
+    """Whose entries these are, and the source of the fact that makes them the reference."""
+    use = answer.stand_in
+    if use is None:
+        return []
+    lang = answer.language
+    model = knowledge.catalogue[use.model].display
+    lines = []
+    if use.relation == "same_architecture":
+        lines.append(t(lang, "stand_in.reference", model=model, asked=use.asked))
+    lines.append(t(lang, "stand_in.source", model=model, source=use.source))
+    return lines
+
+
 def render_text(knowledge: Knowledge, answer: Answer) -> str:
     """The answer as text: the sentence that answers first (as in Slack), then the detail."""
+    lines: list[str] = [] if answer.intent == "help" else [lead(knowledge, answer)]
+    answer = answer.shown()
     lang = answer.language
     cat = knowledge.catalogue
-    lines: list[str] = [] if answer.intent == "help" else [lead(knowledge, answer)]
-    if answer.intent == "lookup":
+    if answer.intent in ("lookup", "plan"):
         info = cat[answer.models[0]]
-        lines += verdict_lines(knowledge, answer)[1:]
+        if answer.intent == "plan":
+            lines += ["", *plan_lines(knowledge, answer)]
+        else:
+            lines += verdict_lines(knowledge, answer)[1:]
+        lines += stand_in_lines(knowledge, answer)
         lines.append("")
         lines.append(t(lang, "lookup.title", model=info.display)
                      + t(lang, "table_name", key=info.key))
@@ -164,6 +191,8 @@ def render_text(knowledge: Knowledge, answer: Answer) -> str:
     elif answer.intent == "ambiguous":
         lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
     elif answer.intent == "not_found":
+        lines += stand_in_lines(knowledge, answer)
+        lines += [f"- {line}" for line in bracket_lines(knowledge, answer)]
         if answer.candidates:
             lines.append(t(lang, "suggest"))
             lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]

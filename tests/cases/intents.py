@@ -22,7 +22,7 @@ BUDGET = [
     ("llama3.2-3b 全量微调 2张卡行不行", "llama3.2-3b", "full", None, (2, "card", None)),
     ("千问2-1.5B LoRA 一张卡能跑吗", "qwen2-1.5b", "lora", None, (1, "card", None)),
     ("qwen2.5-14b lora 8k — 6 DIE?", "qwen2.5-14b", "lora", 8192, (6, "die", None)),
-    ("glm-4-9b-chat: lora fine-tuning on three nodes, 200k samples, 2 epochs",
+    ("glm-4-9b-chat: lora fine-tuning on three nodes, batch size 32, 2 epochs",
      "glm4-9b", "lora", None, (3, "node", None)),
 ]
 

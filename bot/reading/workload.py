@@ -1,0 +1,132 @@
+"""The plan pass: the numbers of a training plan, each with its unit, read and blanked.
+
+Runs before the numbers pass, so that "1M samples of 2k tokens", "within 24 h", "TPS 1800" or
+"95% efficiency" are never read as a length, a budget or a model size. In token arithmetic a
+count's k, M, B, 万 and 亿 are 10^3, 10^6, 10^9, 10^4 and 10^8 ("2k tokens each" is 2,000); a
+sequence length keeps its own k ("8k" is 8192), so a lone "8k tokens" is left to the numbers
+pass. Every pattern is one pass over the text, without nested repetition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mincards.bot.facts.vocabulary import Vocabulary
+from mincards.bot.reading.asked import Workload
+from mincards.bot.reading.phrases import compile_phrases, phrase_pattern
+
+# A number as typed: 1800, 1,000,000, 0.95, or in CJK numerals (两, 二十四).
+_DIGITS = r"(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+_JOIN = r"\s*(?:[:=]|of|is|at|about|around|~|约|为|是)?\s*"
+# Large counts of tokens said without a marker are a dataset's total, never a length.
+_TOTAL_AT_LEAST = 10**6
+
+
+@dataclass
+class _Found:
+    workload: Workload
+    text: str
+
+
+class WorkloadReader:
+    """Built once from the vocabulary; `cjk_number` reads CJK numerals (the numbers pass's)."""
+
+    def __init__(self, vocabulary: Vocabulary, cjk_number: Callable[[str], int | None]) -> None:
+        words = vocabulary.plan
+        numbers = vocabulary.numbers
+        self._cjk_number = cjk_number
+        cjk = "".join(re.escape(c) for c in (*numbers.cjk_digits, *numbers.cjk_multipliers))
+        number = rf"(?:(?<![\w.,]){_DIGITS}|([{cjk or 'x'}]+))"
+        self._scale = {k.lower(): v for k, v in words.scale.items()}
+        ascii_scale = [k for k in self._scale if k.isascii()]
+        cjk_scale = [k for k in self._scale if not k.isascii()]
+        scale = (rf"\s*(?:({'|'.join(sorted(map(re.escape, ascii_scale), key=len, reverse=True))})"
+                 rf"(?![a-z0-9])|({'|'.join(map(re.escape, cjk_scale)) or 'x'}))?")
+        amount = number + scale  # groups: digits, cjk, ascii scale, cjk scale
+
+        def p(ws: tuple[str, ...] | list[str]) -> str:
+            return f"(?:{phrase_pattern(ws)})"
+
+        tokens = p(words.tokens)
+        self._hours = {k.lower(): v for k, v in words.hours.items()}
+        units = f"({phrase_pattern(list(self._hours))})"  # group 3 after a number
+        self._patterns: list[tuple[str, re.Pattern[str]]] = [
+            ("tps", re.compile(rf"{p(words.tps_before)}{_JOIN}{amount}")),
+            ("tps", re.compile(rf"{amount}\s*{p(words.tps_after)}")),
+            ("efficiency", re.compile(rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?")),
+            ("efficiency", re.compile(rf"{number}\s*(%)?\s*{p(words.efficiency_after)}")),
+            ("sample_tokens", re.compile(rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}")),
+            ("sample_tokens", re.compile(
+                rf"{amount}\s*{tokens}\s*{p(words.per_sample_after)}")),
+            ("tokens", re.compile(rf"{p(words.total_before)}\s*{amount}\s*{tokens}?")),
+            ("samples", re.compile(rf"{amount}\s*{p(words.samples)}")),
+            ("big_tokens", re.compile(rf"{amount}\s*{tokens}")),
+            ("epochs", re.compile(rf"{number}\s*{p(words.epochs)}")),
+            ("epochs", re.compile(rf"{p(words.epochs_before)}{_JOIN}{number}")),
+            ("deadline", re.compile(rf"{p(words.deadline_before)}\s*{number}\s*{units}")),
+            ("deadline", re.compile(rf"{number}\s*{units}\s*{p(words.deadline_after)}")),
+        ]
+        self._how_long = compile_phrases(words.how_long)
+
+    def _value(self, digits: str | None, cjk: str | None) -> float | None:
+        if digits:
+            try:
+                return float(digits.replace(",", ""))
+            except ValueError:
+                return None
+        if cjk:
+            found = self._cjk_number(cjk)
+            return float(found) if found else None
+        return None
+
+    def _scaled(self, match: re.Match[str]) -> float | None:
+        value = self._value(match.group(1), match.group(2))
+        if value is None:
+            return None
+        scale = match.group(3) or match.group(4)
+        return value * self._scale.get(scale.lower(), 1) if scale else value
+
+    def read(self, text: str) -> _Found:
+        found: dict[str, float] = {}
+        asks_time = bool(self._how_long.search(text))
+
+        def take(kind: str) -> Callable[[re.Match[str]], str]:
+            def one(match: re.Match[str]) -> str:
+                value = self._read(kind, match)
+                if value is None:
+                    return match.group(0)  # not this kind after all: left for later passes
+                key = "tokens" if kind == "big_tokens" else kind
+                found.setdefault(key, value)
+                return " "
+            return one
+
+        for kind, pattern in self._patterns:
+            text = pattern.sub(take(kind), text)
+        counts = {k: round(found[k]) for k in ("tokens", "samples", "sample_tokens")
+                  if k in found}
+        workload = Workload(**counts, epochs=found.get("epochs"),
+                            deadline_hours=found.get("deadline"), tps=found.get("tps"),
+                            efficiency=found.get("efficiency"), asks_time=asks_time)
+        return _Found(workload, text)
+
+    def _read(self, kind: str, match: re.Match[str]) -> float | None:
+        if kind in ("tps", "sample_tokens", "tokens", "samples", "big_tokens"):
+            value = self._scaled(match)
+            if value is None or value <= 0:
+                return None
+            if kind == "big_tokens" and value < _TOTAL_AT_LEAST:
+                return None  # "8k tokens": a sequence length, as the numbers pass reads it
+            return value
+        value = self._value(match.group(1), match.group(2))
+        if value is None or value <= 0:
+            return None
+        if kind == "efficiency":
+            # "95%" or "efficiency 95" is a percentage; the answer checks it is in (0, 1].
+            percent = match.group(3) == "%" or value > 1
+            return value / 100 if percent else value
+        if kind == "deadline":
+            hours = self._hours.get(re.sub(r"\s+", "", match.group(3)))
+            return value * hours if hours else None
+        return value  # epochs
