@@ -8,10 +8,11 @@ methods and keeps `Context.json()`.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from mincards.bot.answering.answer import Answer
@@ -19,15 +20,16 @@ from mincards.bot.answering.matching import Matcher
 from mincards.bot.answering.resolve import refine
 from mincards.bot.facts.table import is_id
 from mincards.bot.language import LANGUAGES, Language
-from mincards.bot.reading.asked import Budget, NameParts
+from mincards.bot.reading.asked import Budget, NameParts, Workload
 from mincards.bot.reading.names import Mention
 from mincards.bot.reading.question import Question
 
-Kind = Literal["lookup", "compare", "capacity", "ambiguous"]
-KINDS: tuple[Kind, ...] = ("lookup", "compare", "capacity", "ambiguous")
+Kind = Literal["lookup", "compare", "capacity", "ambiguous", "plan"]
+KINDS: tuple[Kind, ...] = ("lookup", "compare", "capacity", "ambiguous", "plan")
 # A conversation left this long is a new one; this many are kept at most (oldest go first).
 KEEP_SECONDS = 6 * 3600
 MAX_CONTEXTS = 10_000
+_QUANT_WORD = re.compile(r"[a-z0-9_]{1,12}")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,12 @@ class Context:
     frameworks: tuple[str, ...] = ()
     flavours: tuple[str, ...] = ()
     budget: Budget | None = None
+    # A plan's inputs, kept so "what if TPS is 2500?" changes only that.
+    workload: Workload | None = None
+    # The model the table does not list that the answer stood in for (stand_ins.toml's display
+    # name), and the quantization a quantized copy was named with.
+    stand_in: str | None = None
+    quantized: tuple[str, ...] = ()
 
     def json(self) -> dict[str, Any]:
         return {"kind": self.kind, "language": self.language, "models": list(self.models),
@@ -49,7 +57,9 @@ class Context:
                 "compare_with": list(self.compare_with), "strategies": list(self.strategies),
                 "seq_lens": list(self.seq_lens), "frameworks": list(self.frameworks),
                 "flavours": list(self.flavours),
-                "budget": self.budget.json() if self.budget else None}
+                "budget": self.budget.json() if self.budget else None,
+                "workload": self.workload.json() if self.workload else None,
+                "stand_in": self.stand_in, "quantized": list(self.quantized)}
 
     @classmethod
     def from_json(cls, data: Any) -> Context | None:
@@ -72,7 +82,11 @@ class Context:
                    seq_lens=tuple(n for n in lengths[:10] if isinstance(n, int) and 0 < n < 10**7)
                    if isinstance(lengths, list) else (),
                    frameworks=texts("frameworks"), flavours=texts("flavours"),
-                   budget=Budget.from_json(data.get("budget")))
+                   budget=Budget.from_json(data.get("budget")),
+                   workload=Workload.from_json(data.get("workload")),
+                   stand_in=stand_in if isinstance(stand_in := data.get("stand_in"), str)
+                   and len(stand_in) <= 80 else None,
+                   quantized=texts("quantized", _QUANT_WORD.fullmatch))
 
 
 class ContextStore(Protocol):
@@ -117,11 +131,21 @@ def context_of(answer: Answer) -> Context:
     """The parsed question an answer answered; for a name the table lacks, its narrowing alone
     (a suggestion button picks the model)."""
     kind: Kind = {"not_covered": "lookup", "compare": "compare", "capacity": "capacity",
-                  "lookup": "lookup"}.get(answer.intent, "ambiguous")  # type: ignore[assignment]
-    return Context(kind=kind, language=answer.language, models=answer.models,
+                  "lookup": "lookup", "plan": "plan"}.get(
+        answer.intent, "ambiguous")  # type: ignore[assignment]
+    use = answer.stand_in
+    models = answer.models
+    stand_in: str | None = None
+    if use is not None and use.relation == "same_architecture":
+        kind = "plan" if answer.intent == "plan" else "lookup"
+        models, stand_in = (use.model,), use.asked
+    quantized = use.quantized if use is not None else ()
+    return Context(kind=kind, language=answer.language, models=models,
                    pending=answer.pending, compare_with=answer.compare_with,
                    strategies=answer.strategies, seq_lens=answer.seq_lens,
-                   frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget)
+                   frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget,
+                   workload=answer.plan.workload if answer.plan else None,
+                   stand_in=stand_in, quantized=quantized)
 
 
 def context_after(answer: Answer, previous: Context | None) -> Context | None:
@@ -129,7 +153,7 @@ def context_after(answer: Answer, previous: Context | None) -> Context | None:
     the table lacks ends it, anything else is the new context."""
     if answer.intent in ("help", "list"):
         return previous
-    if answer.intent == "not_found":
+    if answer.intent == "not_found" and answer.stand_in is None:
         return None
     return context_of(answer)
 
@@ -137,7 +161,7 @@ def context_after(answer: Answer, previous: Context | None) -> Context | None:
 def _changes(question: Question) -> bool:
     return bool(question.strategies or question.seq_lens or question.frameworks
                 or question.flavours or question.budget or question.uncovered_stage
-                or question.named or question.loose)
+                or question.named or question.loose or question.workload.said)
 
 
 def _stands_alone(question: Question, matcher: Matcher) -> bool:
@@ -204,16 +228,34 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
     if mentions is None:
         return None
     budget = question.budget or previous.budget
+    workload = question.workload
+    if previous.workload is not None:
+        workload = previous.workload.updated(workload)
+        # A plan's count comes from a budget or a deadline: the one said last wins.
+        if question.workload.deadline_hours is not None and question.budget is None:
+            budget = None
+        elif question.budget is not None and question.workload.deadline_hours is None:
+            workload = replace(workload, deadline_hours=None)
     if budget is not None and len(question.flavours) == 1:
         budget = Budget(budget.count, budget.unit, next(iter(question.flavours)))
+    same_model = question.mention is None and question.loose is None
     return Question(
         text=question.text, language=question.language,
-        mentions=[m for m in mentions if m.named], wants_capacity=previous.kind == "capacity",
+        mentions=[_quantized(m, previous) if same_model else m for m in mentions if m.named],
+        wants_capacity=previous.kind == "capacity",
         strategies=question.strategies or set(previous.strategies),
         seq_lens=question.seq_lens or list(previous.seq_lens),
         frameworks=question.frameworks or set(previous.frameworks),
         flavours=question.flavours or set(previous.flavours),
-        uncovered_stage=question.uncovered_stage, budget=budget)
+        uncovered_stage=question.uncovered_stage, budget=budget, workload=workload,
+        stand_in=previous.stand_in if same_model else None)
+
+
+def _quantized(mention: Mention, previous: Context) -> Mention:
+    """The same quantized copy as before, when the follow-up keeps the model."""
+    if previous.quantized:
+        mention.quantized = list(previous.quantized)
+    return mention
 
 
 def replay(context: Context, matcher: Matcher, pick: str | None = None) -> Question:
@@ -225,7 +267,10 @@ def replay(context: Context, matcher: Matcher, pick: str | None = None) -> Quest
         mentions = _mentions(Question(text="", language=context.language), context,
                              matcher) or []
     return Question(
-        text="", language=context.language, mentions=[m for m in mentions if m.named],
+        text="", language=context.language,
+        mentions=[m if pick else _quantized(m, context) for m in mentions if m.named],
         wants_capacity=context.kind == "capacity", strategies=set(context.strategies),
         seq_lens=list(context.seq_lens), frameworks=set(context.frameworks),
-        flavours=set(context.flavours), budget=context.budget)
+        flavours=set(context.flavours), budget=context.budget,
+        workload=context.workload or Workload(),
+        stand_in=None if pick else context.stand_in)

@@ -159,6 +159,9 @@ class Resolver:
         return Note("reference", {"date": self.knowledge.table.source.date_text()})
 
     def resolve(self, question: Question) -> Answer:
+        if question.stand_in and (item := self.knowledge.stand_ins.get(question.stand_in)):
+            # A follow-up about a model the table does not list: its stand-in again.
+            return self._stand_in(question, item)
         named = self._without_remarks(question.named)
         if not named:
             if question.budget and not question.wants_help:
@@ -217,7 +220,8 @@ class Resolver:
         asked = "-".join([display_name(vocabulary, mention),
                           *(q.upper() for q in dict.fromkeys(mention.quantized))])
         return StandInUse(asked=asked, model=model, relation="quantized_copy",
-                          source=vocabulary.quantized.source)
+                          source=vocabulary.quantized.source,
+                          quantized=tuple(dict.fromkeys(mention.quantized)))
 
     def _unmatched(self, question: Question, mention: Mention) -> Answer:
         """A name no table model fits: a model of a table model's architecture, else not in
@@ -225,9 +229,9 @@ class Resolver:
         found = self.stand_ins.find(mention) if self.stand_ins else None
         if found is None:
             return self._not_found(question, mention)
-        return self._stand_in(question, mention, found)
+        return self._stand_in(question, found)
 
-    def _stand_in(self, question: Question, mention: Mention, item: StandIn) -> Answer:
+    def _stand_in(self, question: Question, item: StandIn) -> Answer:
         """The table model's entries for a model of its architecture, the asked model staying
         "not in the table". A model with a shorter context than an entry's length (Qwen2.5-Math
         reads 4,096 tokens) is answered at the lengths it reads, saying so."""

@@ -34,6 +34,8 @@ class StandInUse:
     rows: tuple[Entry, ...] = ()
     # The asked model's own context window, when shorter than the table's lengths.
     context: int | None = None
+    # A quantized copy's words and tags as read (awq, q4_k_m).
+    quantized: tuple[str, ...] = ()
 
 
 def signature(mention: Mention) -> Signature:

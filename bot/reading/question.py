@@ -44,6 +44,9 @@ class Question:
     loose: NameParts | None = None
     # A plan's numbers: data, deadline, throughput, efficiency ("how long", "within 24 h").
     workload: Workload = field(default_factory=Workload)
+    # In a follow-up: the model the table does not list that the conversation is about (its
+    # stand_ins.toml name), answered again by its stand-in.
+    stand_in: str | None = None
 
     @property
     def mention(self) -> Mention | None:

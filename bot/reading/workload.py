@@ -51,7 +51,10 @@ class WorkloadReader:
 
         tokens = p(words.tokens)
         self._hours = {k.lower(): v for k, v in words.hours.items()}
-        units = f"({phrase_pattern(list(self._hours))})"  # group 3 after a number
+        # Group 3 after a number; a unit may touch its number ("24h", "2天").
+        units = "(" + "|".join(
+            re.escape(u) + ("(?![a-z0-9])" if u.isascii() else "")
+            for u in sorted(self._hours, key=len, reverse=True)) + ")"
         self._patterns: list[tuple[str, re.Pattern[str]]] = [
             ("tps", re.compile(rf"{p(words.tps_before)}{_JOIN}{amount}")),
             ("tps", re.compile(rf"{amount}\s*{p(words.tps_after)}")),

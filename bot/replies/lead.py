@@ -102,11 +102,13 @@ def _where(knowledge: Knowledge, language: Language, low: Low, several: bool) ->
     return t(language, "lead.at", entries=entries, frameworks=names)
 
 
-def _lookup(knowledge: Knowledge, answer: Answer, style: Style) -> str:
+def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool = False) -> str:
+    """`at_least`: "X needs at least ..." even for one entry, as a sentence that goes on from
+    another ("it has X's architecture, and X needs at least ...")."""
     lang = answer.language
     model = knowledge.catalogue[answer.models[0]].display
     rows = answer.rows
-    several = len(rows) > 1
+    several = len(rows) > 1 or at_least
     subject = model if several else f"{model} · {entry_heading(knowledge, lang, rows[0])}"
     found = lows(knowledge, answer, rows)
     if not found:
@@ -183,8 +185,12 @@ def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
                  lead=_lead(knowledge, shown, style))
     if shown.intent in ("lookup", "plan"):
         # A budget's verdict opens with Yes or No: a sentence of its own.
-        key = "stand_in.same.verdict" if verdict_lines(knowledge, shown) else "stand_in.same"
-        return t(lang, key, asked=asked, model=model, lead=_lead(knowledge, shown, style))
+        if verdict_lines(knowledge, shown):
+            return t(lang, "stand_in.same.verdict", asked=asked, model=model,
+                     lead=_lead(knowledge, shown, style))
+        said = (_lookup(knowledge, shown, style, at_least=True) if shown.intent == "lookup"
+                else _lead(knowledge, shown, style))
+        return t(lang, "stand_in.same", asked=asked, model=model, lead=said)
     return t(lang, "stand_in.same.none", asked=asked, model=model)
 
 

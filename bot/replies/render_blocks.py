@@ -32,9 +32,10 @@ from mincards.bot.replies.blocks import (
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import MRKDWN, lead
+from mincards.bot.replies.lead import MRKDWN, bracket_lines, lead
 from mincards.bot.replies.render_budget import verdict_lines
 from mincards.bot.replies.render_notes import split_notes
+from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_table import (
     Layout,
     entry_fields,
@@ -44,7 +45,7 @@ from mincards.bot.replies.render_table import (
     table_block,
     unsupported_line,
 )
-from mincards.bot.replies.render_text import help_text
+from mincards.bot.replies.render_text import help_text, stand_in_lines
 from mincards.bot.replies.render_words import entry_heading
 from mincards.bot.replies.slack_limits import SlackLimits, limits
 from mincards.bot.replies.slack_text import code, escape
@@ -184,11 +185,16 @@ class MessageBuilder:
     def lookup(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        verdict = verdict_lines(k, a)
-        if len(verdict) > 1:
-            blocks.append(section(_bullets(verdict[1:]), lim))
+        if a.intent == "plan":
+            # The formula filled in, one line a step: anyone can check it by hand.
+            blocks.append(section(_bullets(plan_lines(k, a)), lim))
+        else:
+            verdict = verdict_lines(k, a)
+            if len(verdict) > 1:
+                blocks.append(section(_bullets(verdict[1:]), lim))
         warn, info = _warnings(k, a, lim)
         blocks += warn
+        info = [*(escape(line) for line in stand_in_lines(k, a)), *info]
         grid = layout(k, a, entry_rows(k, a, a.rows))
         numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head"), lim)
         footer = _footer(k, a, lim, [*info, unsupported_line(k, self.lang, grid)], a.models[0])
@@ -255,7 +261,12 @@ class MessageBuilder:
     def not_found(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
+        around = bracket_lines(k, a, MRKDWN)
+        if around:
+            # The neighbours' own numbers, each said as its lookup would say it.
+            blocks.append(section("\n".join(f"• {line}" for line in around), lim))
         _, info = _warnings(k, a, lim)
+        info = [*(escape(line) for line in stand_in_lines(k, a)), *info]
         if info:
             blocks.append(context(info, lim))
         if a.candidates:
@@ -314,7 +325,11 @@ class MessageBuilder:
         return [*blocks, _feedback(self.answer, self.lim), footer, table]
 
     def build(self) -> list[Block]:
-        by_intent = {"lookup": self.lookup, "capacity": self.capacity, "compare": self.compare,
+        # A model of a table model's architecture shows that model's entries, its lead saying
+        # whose they are.
+        self.answer = self.answer.shown()
+        by_intent = {"lookup": self.lookup, "plan": self.lookup, "capacity": self.capacity,
+                     "compare": self.compare,
                      "ambiguous": self.ambiguous, "not_found": self.not_found,
                      "not_covered": self.not_covered, "list": self.model_list,
                      "help": self.help}
@@ -354,7 +369,10 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
     lim = limits()
     lang = answer.language
     blocks = [section(lead(knowledge, answer, MRKDWN), lim)]
-    if answer.intent not in ("lookup", "compare", "capacity"):
+    answer = answer.shown()
+    if answer.intent == "plan":
+        blocks.append(section(_bullets(plan_lines(knowledge, answer)), lim))
+    if answer.intent not in ("lookup", "compare", "capacity", "plan"):
         notes = split_notes(knowledge, answer)
         if notes.warnings or notes.info:
             blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
@@ -371,7 +389,7 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
         grid = layout(knowledge, answer, rows)
         blocks += [section(text, lim) for text in entry_lines(knowledge, answer, grid)]
         info.append(unsupported_line(knowledge, lang, grid))
-    key = answer.models[0] if answer.intent == "lookup" else None
+    key = answer.models[0] if answer.intent in ("lookup", "plan") else None
     blocks.append(_footer(knowledge, answer, lim, info, key))
     return blocks
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.bracket import Neighbour
+from mincards.bot.answering.compare import fewest
+from mincards.bot.answering.plan import Plan
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry, Table
 from mincards.bot.replies.lead import lead
@@ -27,14 +30,65 @@ def table_json(table: Table) -> dict[str, Any]:
             "frameworks": list(table.framework_ids), "flavours": list(table.flavours)}
 
 
-def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
-    table = knowledge.table
-    rows = []
-    for entry in answer.rows:
-        row = row_json(table, entry)
+def best_json(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: tuple[str, ...]
+              ) -> dict[str, Any]:
+    """Per flavour of the table, the fewest count over the rows and the frameworks asked (all
+    when none was named), as the table writes it, its nodes and the frameworks that reach it
+    in page order; null where no framework supports the rows on that flavour."""
+    table, hardware = knowledge.table, knowledge.hardware
+    named = [f for f in frameworks if table.framework(f)]
+    counting = [f for f in table.framework_ids if not named or f in named]
+    out: dict[str, Any] = {}
+    for flavour in table.flavours:
+        found = [(f.count, f.frameworks) for e in rows
+                 if (f := fewest(e, flavour, counting)).count is not None]
+        if not found:
+            out[flavour] = None
+            continue
+        low = min(c for c, _ in found)
+        reach = {fw for c, fws in found if c == low for fw in fws}
+        info = hardware.flavours[flavour]
+        out[flavour] = {"count": low, "unit": info.unit.lower(), "nodes": info.nodes(low),
+                        "frameworks": [f for f in table.framework_ids if f in reach]}
+    return out
+
+
+def _rows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[dict[str, Any]]:
+    out = []
+    for entry in rows:
+        row = row_json(knowledge.table, entry)
         if answer.budget is not None:
             row["fits"] = answer.fits.get(entry.key, {})
-        rows.append(row)
+        out.append(row)
+    return out
+
+
+def _neighbour(knowledge: Knowledge, answer: Answer, near: Neighbour | None
+               ) -> dict[str, Any] | None:
+    if near is None:
+        return None
+    return {"model": near.model, "size_b": near.size_b,
+            "rows": _rows(knowledge, answer, near.rows)}
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    """The plan's figures: per flavour the count, its unit and nodes, the hours at it (2
+    decimals) and the table's minimum; what is missing to say more."""
+    flavours: dict[str, Any] = {}
+    for side in plan.flavours:
+        low = side.minimum
+        flavours[side.flavour] = {
+            "count": side.count, "unit": side.unit, "nodes": side.nodes, "hours": side.hours,
+            "minimum": None if low is None else {
+                "count": low.count, "framework": low.framework, "strategy": low.strategy,
+                "seq_len": low.seq_len}}
+    return {"tokens": plan.tokens, "tps": plan.tps, "tps_source": plan.tps_source,
+            "efficiency": plan.efficiency, "flavours": flavours, "missing": list(plan.missing)}
+
+
+def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
+    table = knowledge.table
+    rows = _rows(knowledge, answer, answer.rows)
     out: dict[str, Any] = {
         "intent": answer.intent,
         "models": list(answer.models),
@@ -46,6 +100,25 @@ def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
         "notes": [{"kind": n.kind, **n.args} for n in answer.notes],
         "table": table_json(table),
     }
+    if answer.intent in ("lookup", "plan"):
+        out["best"] = best_json(knowledge, answer.rows, answer.frameworks)
+    if answer.stand_in is not None:
+        use = answer.stand_in
+        stand_in: dict[str, Any] = {"asked": use.asked, "model": use.model,
+                                    "relation": use.relation, "source": use.source}
+        if use.relation == "same_architecture":
+            stand_in["rows"] = _rows(knowledge, answer, use.rows)
+            stand_in["best"] = best_json(knowledge, use.rows, answer.frameworks)
+            if use.context:
+                stand_in["context"] = use.context
+        out["stand_in"] = stand_in
+    if answer.bracket is not None:
+        around = answer.bracket
+        out["bracket"] = {"size_b": around.size_b, "kind": around.kind,
+                          "below": _neighbour(knowledge, answer, around.below),
+                          "above": _neighbour(knowledge, answer, around.above)}
+    if answer.plan is not None:
+        out["plan"] = plan_json(answer.plan)
     if answer.budget is not None:
         out["budget"] = answer.budget.json()
     if answer.intent == "compare":
