@@ -129,3 +129,78 @@ def capacity(count: int, unit: str, flavour: str | None = None, strategy: str | 
 def fewest(row: Row, flavour: str) -> int | None:
     counts = [c for (fw, fl), c in row.counts.items() if fl == flavour and c is not None]
     return min(counts) if counts else None
+
+
+# --- models the table lacks, and plans: the issue's rules, restated -----------------------
+
+@cache
+def catalogue() -> dict[str, dict[str, object]]:
+    return dict(tomllib.loads((DATA / "models.toml").read_text(encoding="utf-8"))["models"])
+
+
+def table_models() -> list[str]:
+    return list(dict.fromkeys(r.model for r in rows()))
+
+
+def bracket(size: float, kind: str, family: str | None, versions: set[str]
+            ) -> tuple[str | None, str | None]:
+    """(below, above): the asked family and version if it has models on both sides, else the
+    family, else the whole kind; the largest smaller and the smallest larger, ties in table
+    order."""
+    same = [m for m in table_models() if catalogue()[m].get("kind", "text") == kind]
+
+    def sides(pool: list[str]) -> tuple[str | None, str | None]:
+        smaller = [m for m in pool if sizes()[m] < size]
+        larger = [m for m in pool if sizes()[m] > size]
+        below = max(smaller, key=lambda m: (sizes()[m], -pool.index(m)), default=None)
+        above = min(larger, key=lambda m: (sizes()[m], pool.index(m)), default=None)
+        return below, above
+
+    scopes = []
+    if family and versions:
+        scopes.append([m for m in same if catalogue()[m]["family"] == family
+                       and versions & set(catalogue()[m]["versions"])])  # type: ignore[call-overload]
+    if family:
+        scopes.append([m for m in same if catalogue()[m]["family"] == family])
+    for pool in scopes:
+        below, above = sides(pool)
+        if below and above:
+            return below, above
+    return sides(same)
+
+
+def plan_minimum(selected: list[Row], flavour: str, only: list[str] | None = None) -> int | None:
+    """The fewest count over entries and frameworks on a flavour, an entry below the flavour's
+    smallest parallel unit counting as that unit."""
+    unit = int(flavours()[flavour].get("min_parallel_unit", 1))  # type: ignore[call-overload]
+    counts = [max(c, unit) for r in selected for (fw, fl), c in r.counts.items()
+              if fl == flavour and c is not None and (not only or fw in only)]
+    return min(counts) if counts else None
+
+
+def plan_hours(tokens: int, tps: float, count: int, efficiency: float = 0.9) -> float:
+    """Hours = tokens / (TPS x count x efficiency) / 3600, to 2 decimals."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    seconds = Decimal(tokens) / (Decimal(str(tps)) * count * Decimal(str(efficiency)))
+    return float((seconds / 3600).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+
+
+def plan_count(tokens: int, hours: float, tps: float, flavour: str, minimum: int,
+               efficiency: float = 0.9) -> int:
+    """n = ceil(tokens / (hours x 3600 x TPS x efficiency)); above 8 up to a multiple of 8; on a
+    flavour counted in DIE an odd n up to even; never below the minimum."""
+    from decimal import ROUND_CEILING, Decimal
+
+    exact = Decimal(tokens) / (Decimal(str(hours)) * 3600 * Decimal(str(tps))
+                               * Decimal(str(efficiency)))
+    n = max(1, int(exact.to_integral_value(rounding=ROUND_CEILING)))
+    if n > 8:
+        n = -(-n // 8) * 8
+    if flavours()[flavour].get("die_per_card") and n % 2:
+        n += 1
+    return max(n, minimum)
+
+
+def nodes(flavour: str, count: int) -> int:
+    return -(-count // int(flavours()[flavour]["per_node"]))  # type: ignore[call-overload]

@@ -38,6 +38,13 @@ SCENES = [
     ("not-found", "qwen2.5-3b", False),
     ("not-covered", "mixtral lora", False),
     ("ambiguous-zh", "千问 7b 全参", False),
+    ("stand-in", "DeepSeek-R1-Distill-Qwen-32B full", False),
+    ("quantized", "qwen2.5:72b-instruct-q4_K_M lora", False),
+    ("bracket", "Gemma-3-12B full", False),
+    ("plan", "how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k tokens, "
+             "3 epochs at TPS 1800?", False),
+    ("plan-zh", "千问2.5-72B LoRA 20亿 tokens 吞吐 1500 两天内完成需要几张卡", False),
+    ("plan-missing", "how long to train qwen2.5-7b lora on 8 cards?", False),
     ("help", "help", False),
     ("list", "list", False),
 ]

@@ -73,7 +73,8 @@ def _exact(value: float | int) -> Fraction:
 def hours_for(tokens: int, tps: float, count: int, efficiency: float) -> float:
     """Hours to train `tokens` on `count` cards (or DIE), to 2 decimals."""
     seconds = _exact(tokens) / (_exact(tps) * count * _exact(efficiency))
-    return round(float(seconds / 3600), 2)
+    # Rounded exactly (half to even), not through a float's binary approximation.
+    return float(round(seconds / 3600, 2))
 
 
 def raw_count(tokens: int, hours: float, tps: float, efficiency: float) -> int:

@@ -192,10 +192,14 @@ class Resolver:
         extra: list[Note] = []
         if match.assumed:
             extra.append(Note("assumed", {"model": info.key, "what": list(match.assumed)}))
-        stand_in = self._quantized(mention, info.key)
+        return self._one(question, info.key, extra, self._quantized(mention, info.key))
+
+    def _one(self, question: Question, model: str, extra: list[Note],
+             stand_in: StandInUse | None = None) -> Answer:
+        """One table model: a plan when the question says what to plan with, else a lookup."""
         if question.workload.asks_plan:
-            return self._plan(question, info.key, extra, stand_in)
-        return self._lookup(question, info.key, extra, stand_in)
+            return self._plan(question, model, extra, stand_in)
+        return self._lookup(question, model, extra, stand_in)
 
     def _without_remarks(self, named: list[Mention]) -> list[Mention]:
         """A family said again without a size, after a name that fits one model, is a remark
@@ -247,10 +251,7 @@ class Resolver:
                                                 if n <= item.context])
         use = StandInUse(asked=item.display, model=item.model, relation=item.relation,
                          source=item.source, context=item.context)
-        if question.workload.asks_plan:
-            answer = self._plan(asked, item.model, notes, use)
-        else:
-            answer = self._lookup(asked, item.model, notes, use)
+        answer = self._one(asked, item.model, notes, use)
         rows = tuple(e for e in answer.rows if not item.context or e.seq_len <= item.context)
         if answer.rows and not rows:
             notes_now = (*answer.notes, Note("beyond_context", {
@@ -517,7 +518,7 @@ class Resolver:
                               candidates=tuple(i.key for i in self.matcher.match(pending).models))
         models = tuple(dict.fromkeys(m for m in resolved if isinstance(m, str)))
         if len(models) == 1:
-            return self._lookup(question, models[0], [])
+            return self._one(question, models[0], [])
         return self.compare(question, models)
 
     def compare(self, question: Question, models: tuple[str, ...]) -> Answer:

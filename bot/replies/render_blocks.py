@@ -32,7 +32,7 @@ from mincards.bot.replies.blocks import (
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import MRKDWN, bracket_lines, lead
+from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead
 from mincards.bot.replies.render_budget import verdict_lines
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
@@ -261,7 +261,8 @@ class MessageBuilder:
     def not_found(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        around = bracket_lines(k, a, MRKDWN)
+        # Not bold: these are other models' numbers, never the answer for the one asked.
+        around = bracket_lines(k, a, Style(text=escape, strong=lambda s: s))
         if around:
             # The neighbours' own numbers, each said as its lookup would say it.
             blocks.append(section("\n".join(f"• {line}" for line in around), lim))

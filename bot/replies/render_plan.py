@@ -44,9 +44,11 @@ def subject(knowledge: Knowledge, answer: Answer) -> str:
 
 
 def _inputs(plan: Plan, language: Language) -> str:
-    return t(language, "plan.inputs", tokens=number(plan.tokens or 0),
-             tps=number(plan.tps) if plan.tps else t(language, "plan.tps_each"),
-             efficiency=number(plan.efficiency))
+    """What the figures were worked out with; a TPS that differs per flavour (recorded in
+    data/tps.toml) is said in the formula lines, flavour by flavour."""
+    key = "plan.inputs" if plan.tps else "plan.inputs.recorded"
+    return t(language, key, tokens=number(plan.tokens or 0),
+             tps=number(plan.tps) if plan.tps else "", efficiency=number(plan.efficiency))
 
 
 def _part(knowledge: Knowledge, language: Language, side: FlavourPlan, strong: Mark) -> str:
