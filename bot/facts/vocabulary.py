@@ -24,6 +24,7 @@ class FamilyWords:
     names: tuple[str, ...]
     cjk: tuple[str, ...] = ()
     version_sep: str = ""
+    kind: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

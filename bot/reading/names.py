@@ -91,11 +91,14 @@ def _display_word(vocabulary: Vocabulary, word: str) -> str:
 
 
 def kind_of(vocabulary: Vocabulary, mention: Mention) -> str:
-    """The sort of model a name is (models.toml's `kind`): from its variant words, 'moe' for an
-    NxM or active size, else 'text'."""
+    """The sort of model a name is (models.toml's `kind`): from its variant words, else its
+    family's kind, 'moe' for an NxM or active size, else 'text'."""
     for variant in sorted(mention.variants):
         if variant in vocabulary.variants.kinds:
             return vocabulary.variants.kinds[variant]
+    family = vocabulary.families.get(mention.family or "")
+    if family is not None and family.kind:
+        return family.kind
     if mention.active or (mention.size and "x" in mention.size):
         return "moe"
     return "text"
