@@ -3,7 +3,9 @@
 Run: make bench   (or .venv/bin/python bench/questions.py [--count N] [--runs N])
 Questions are generated from the catalogue: names in many spellings, typos, strategies, lengths,
 English and Chinese, names the table does not have, budgets ("on 8 cards", "16 DIE 够吗"), what
-fits a budget, comparisons, and follow-ups answered in the context of a question before them.
+fits a budget, comparisons, plans (time and cluster size), models the table lacks (stand-ins of
+the same architecture, quantized copies, sizes between table models), and follow-ups answered
+in the context of a question before them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,15 @@ CAPACITY = ["what can I train on {n} cards?", "{n}卡能全参训练哪些模型
             "what fits on {n} nodes?", "which qwen models fit on {n} cards"]
 COMPARE = ["{a} vs {b}", "{a} or {b}, which needs fewer cards?", "{a} 和 {b} 对比 lora"]
 FOLLOW_UPS = ["and lora?", "what about 8k", "on Snt9B23?", "那全参呢", "8卡够吗", "the 72b?", "2.5"]
+PLANS = ["how long for {q}, 1M samples of 2k tokens, 3 epochs at TPS 1800 on 32 cards?",
+         "{q} 20亿 tokens 吞吐 1500 两天内需要几张卡",
+         "{q}, 2B tokens at 1500 tokens/s, within 24h",
+         "{q} 要多久", "{q} on 2 nodes, 500k samples avg 1024 tokens, TPS 2500, 95% efficiency"]
+PLAN_FOLLOW_UPS = ["and with 64 cards?", "what if TPS is 2500?", "那两天内呢"]
+EDGES = ["Qwen2.5-Coder-32B-Instruct", "DeepSeek-R1-Distill-Qwen-32B", "QwQ-32B",
+         "Llama-3.3-70B-Instruct", "Qwen2.5-Math-72B", "Meta-Llama-3.1-70B-Instruct-AWQ",
+         "qwen2.5:72b-instruct-q4_K_M", "Gemma-3-12B", "qwen2.5 3b", "Qwen2.5-Coder-3B",
+         "unsloth/Qwen2.5-7B-Instruct-bnb-4bit", "Mixtral-8x22B", "llama 3.1 405b"]
 OTHERS = ["gpt-4o", "phi-3-mini", "Mistral-7B-Instruct-v0.2", "qwen2.5-coder-7b", "llama-2-7b",
           "falcon-40b", "qwen 7b", "llama 3.1", "千问3", "list", "help", "", "what is this"]
 
@@ -59,9 +70,17 @@ def questions(engine: Engine, count: int, seed: int = 7) -> list[tuple[str, str 
         q = " ".join(w for w in (rng.choice(names), rng.choice(STRATEGY_WORDS),
                                  rng.choice(SEQ_WORDS)) if w)
         kind = rng.random()
-        if kind < 0.1:
+        if kind < 0.05:
+            plan = rng.choice(PLANS).format(q=q)
+            out.append((rng.choice(PLAN_FOLLOW_UPS), plan) if rng.random() < 0.3
+                       else (plan, None))
+        elif kind < 0.1:
+            edge = " ".join(w for w in (rng.choice(EDGES), rng.choice(STRATEGY_WORDS),
+                                        rng.choice(SEQ_WORDS)) if w)
+            out.append((rng.choice(FRAMES).format(q=edge), None))
+        elif kind < 0.15:
             out.append((rng.choice(CAPACITY).format(n=rng.choice([1, 2, 4, 8, 16, 32])), None))
-        elif kind < 0.2:
+        elif kind < 0.22:
             out.append((rng.choice(COMPARE).format(a=rng.choice(names), b=rng.choice(names)),
                         None))
         elif kind < 0.3:

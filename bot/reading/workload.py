@@ -55,21 +55,41 @@ class WorkloadReader:
         units = "(" + "|".join(
             re.escape(u) + ("(?![a-z0-9])" if u.isascii() else "")
             for u in sorted(self._hours, key=len, reverse=True)) + ")"
-        self._patterns: list[tuple[str, re.Pattern[str]]] = [
-            ("tps", re.compile(rf"{p(words.tps_before)}{_JOIN}{amount}")),
-            ("tps", re.compile(rf"{amount}\s*{p(words.tps_after)}")),
-            ("efficiency", re.compile(rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?")),
-            ("efficiency", re.compile(rf"{number}\s*(%)?\s*{p(words.efficiency_after)}")),
-            ("sample_tokens", re.compile(rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}")),
-            ("sample_tokens", re.compile(
+        # Each pattern with the words it cannot match without, found for all in one pass: a
+        # question with none of them (most have none) is spared the substitutions.
+        cjk_digits = cjk or "x"
+        gates = {
+            "tps": phrase_pattern([*words.tps_before, *words.tps_after]),
+            "efficiency": phrase_pattern([*words.efficiency_before, *words.efficiency_after]),
+            "tokens": phrase_pattern([*words.tokens, *words.total_before]),
+            "samples": phrase_pattern(words.samples),
+            "epochs": phrase_pattern([*words.epochs, *words.epochs_before]),
+            "hours": rf"[\d{cjk_digits}]\s*{units}",
+        }
+        self._gates = re.compile("|".join(f"(?P<{k}>{v})" for k, v in gates.items()))
+        tps_words, efficiency_words, token_words = "tps", "efficiency", "tokens"
+        sample_words, epoch_words, hour_words = "samples", "epochs", "hours"
+        self._patterns: list[tuple[str, str, re.Pattern[str]]] = [
+            ("tps", tps_words, re.compile(rf"{p(words.tps_before)}{_JOIN}{amount}")),
+            ("tps", tps_words, re.compile(rf"{amount}\s*{p(words.tps_after)}")),
+            ("efficiency", efficiency_words, re.compile(
+                rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?")),
+            ("efficiency", efficiency_words, re.compile(
+                rf"{number}\s*(%)?\s*{p(words.efficiency_after)}")),
+            ("sample_tokens", token_words, re.compile(
+                rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}")),
+            ("sample_tokens", token_words, re.compile(
                 rf"{amount}\s*{tokens}\s*{p(words.per_sample_after)}")),
-            ("tokens", re.compile(rf"{p(words.total_before)}\s*{amount}\s*{tokens}?")),
-            ("samples", re.compile(rf"{amount}\s*{p(words.samples)}")),
-            ("big_tokens", re.compile(rf"{amount}\s*{tokens}")),
-            ("epochs", re.compile(rf"{number}\s*{p(words.epochs)}")),
-            ("epochs", re.compile(rf"{p(words.epochs_before)}{_JOIN}{number}")),
-            ("deadline", re.compile(rf"{p(words.deadline_before)}\s*{number}\s*{units}")),
-            ("deadline", re.compile(rf"{number}\s*{units}\s*{p(words.deadline_after)}")),
+            ("tokens", token_words, re.compile(
+                rf"{p(words.total_before)}\s*{amount}\s*{tokens}?")),
+            ("samples", sample_words, re.compile(rf"{amount}\s*{p(words.samples)}")),
+            ("big_tokens", token_words, re.compile(rf"{amount}\s*{tokens}")),
+            ("epochs", epoch_words, re.compile(rf"{number}\s*{p(words.epochs)}")),
+            ("epochs", epoch_words, re.compile(rf"{p(words.epochs_before)}{_JOIN}{number}")),
+            ("deadline", hour_words, re.compile(
+                rf"{p(words.deadline_before)}\s*{number}\s*{units}")),
+            ("deadline", hour_words, re.compile(
+                rf"{number}\s*{units}\s*{p(words.deadline_after)}")),
         ]
         self._how_long = compile_phrases(words.how_long)
 
@@ -105,8 +125,10 @@ class WorkloadReader:
                 return " "
             return one
 
-        for kind, pattern in self._patterns:
-            text = pattern.sub(take(kind), text)
+        present = {m.lastgroup for m in self._gates.finditer(text)}
+        for kind, gate, pattern in self._patterns:
+            if gate in present:
+                text = pattern.sub(take(kind), text)
         counts = {k: round(found[k]) for k in ("tokens", "samples", "sample_tokens")
                   if k in found}
         workload = Workload(**counts, epochs=found.get("epochs"),

@@ -89,13 +89,14 @@ def plan_json(plan: Plan) -> dict[str, Any]:
 def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
     table = knowledge.table
     rows = _rows(knowledge, answer, answer.rows)
+    opening = lead(knowledge, answer)
     out: dict[str, Any] = {
         "intent": answer.intent,
         "models": list(answer.models),
         "candidates": list(answer.candidates),
         "rows": rows,
-        "lead": lead(knowledge, answer),
-        "text": render_text(knowledge, answer),
+        "lead": opening,
+        "text": render_text(knowledge, answer, opening),
         "language": answer.language,
         "notes": [{"kind": n.kind, **n.args} for n in answer.notes],
         "table": table_json(table),

@@ -160,9 +160,13 @@ def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     return lines
 
 
-def render_text(knowledge: Knowledge, answer: Answer) -> str:
-    """The answer as text: the sentence that answers first (as in Slack), then the detail."""
-    lines: list[str] = [] if answer.intent == "help" else [lead(knowledge, answer)]
+def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None) -> str:
+    """The answer as text: the sentence that answers first (as in Slack), then the detail;
+    `opening` is that sentence when the caller has it already."""
+    if answer.intent == "help":
+        lines: list[str] = []
+    else:
+        lines = [opening if opening is not None else lead(knowledge, answer)]
     answer = answer.shown()
     lang = answer.language
     cat = knowledge.catalogue
