@@ -16,11 +16,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from mincards.bot.facts.hardware import FlavourInfo
 from mincards.bot.facts.table import Entry
 from mincards.bot.reading.asked import Workload
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 DEFAULT_EFFICIENCY = 0.9
 # Above this many, a count from a deadline is rounded up to a multiple of it (whole nodes).
@@ -67,6 +70,8 @@ class Plan:
 
 
 def _exact(value: float | int) -> Fraction:
+    from fractions import Fraction  # here: only a plan needs it, and most starts answer none
+
     return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from mincards.bot.facts.stand_ins import StandIn, StandIns
@@ -51,14 +52,22 @@ class StandInFinder:
 
     def __init__(self, stand_ins: StandIns, present: frozenset[str],
                  read: Callable[[str], list[Mention]]) -> None:
-        self._by_signature: dict[Signature, StandIn] = {}
-        for item in stand_ins:
-            if item.model not in present:
+        self._stand_ins = stand_ins
+        self._present = present
+        self._read = read
+
+    @cached_property
+    def _by_signature(self) -> dict[Signature, StandIn]:
+        """Built on the first name the table lacks: most processes never need it."""
+        out: dict[Signature, StandIn] = {}
+        for item in self._stand_ins:
+            if item.model not in self._present:
                 continue  # this version of the table lacks the model it stands on
             for name in (item.display, *item.names):
-                named = [m for m in read(name) if m.named]
+                named = [m for m in self._read(name) if m.named]
                 if len(named) == 1:
-                    self._by_signature.setdefault(signature(named[0]), item)
+                    out.setdefault(signature(named[0]), item)
+        return out
 
     def find(self, mention: Mention) -> StandIn | None:
         return self._by_signature.get(signature(mention))

@@ -66,32 +66,35 @@ class WorkloadReader:
             "epochs": phrase_pattern([*words.epochs, *words.epochs_before]),
             "hours": rf"[\d{cjk_digits}]\s*{units}",
         }
-        self._gates = re.compile("|".join(f"(?P<{k}>{v})" for k, v in gates.items()))
-        tps_words, efficiency_words, token_words = "tps", "efficiency", "tokens"
-        sample_words, epoch_words, hour_words = "samples", "epochs", "hours"
-        self._patterns: list[tuple[str, str, re.Pattern[str]]] = [
-            ("tps", tps_words, re.compile(rf"{p(words.tps_before)}{_JOIN}{amount}")),
-            ("tps", tps_words, re.compile(rf"{amount}\s*{p(words.tps_after)}")),
-            ("efficiency", efficiency_words, re.compile(
-                rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?")),
-            ("efficiency", efficiency_words, re.compile(
-                rf"{number}\s*(%)?\s*{p(words.efficiency_after)}")),
-            ("sample_tokens", token_words, re.compile(
-                rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}")),
-            ("sample_tokens", token_words, re.compile(
-                rf"{amount}\s*{tokens}\s*{p(words.per_sample_after)}")),
-            ("tokens", token_words, re.compile(
-                rf"{p(words.total_before)}\s*{amount}\s*{tokens}?")),
-            ("samples", sample_words, re.compile(rf"{amount}\s*{p(words.samples)}")),
-            ("big_tokens", token_words, re.compile(rf"{amount}\s*{tokens}")),
-            ("epochs", epoch_words, re.compile(rf"{number}\s*{p(words.epochs)}")),
-            ("epochs", epoch_words, re.compile(rf"{p(words.epochs_before)}{_JOIN}{number}")),
-            ("deadline", hour_words, re.compile(
-                rf"{p(words.deadline_before)}\s*{number}\s*{units}")),
-            ("deadline", hour_words, re.compile(
-                rf"{number}\s*{units}\s*{p(words.deadline_after)}")),
+        self._gate_source = "|".join(f"(?P<{k}>{v})" for k, v in gates.items())
+        # Compiled on first use (`_pattern`): a process answering one question compiles only
+        # the patterns its words call for. (kind, the gate it needs, the pattern)
+        self._sources: list[tuple[str, str, str]] = [
+            ("tps", "tps", rf"{p(words.tps_before)}{_JOIN}{amount}"),
+            ("tps", "tps", rf"{amount}\s*{p(words.tps_after)}"),
+            ("efficiency", "efficiency",
+             rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?"),
+            ("efficiency", "efficiency", rf"{number}\s*(%)?\s*{p(words.efficiency_after)}"),
+            ("sample_tokens", "tokens", rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}"),
+            ("sample_tokens", "tokens", rf"{amount}\s*{tokens}\s*{p(words.per_sample_after)}"),
+            ("tokens", "tokens", rf"{p(words.total_before)}\s*{amount}\s*{tokens}?"),
+            ("samples", "samples", rf"{amount}\s*{p(words.samples)}"),
+            ("big_tokens", "tokens", rf"{amount}\s*{tokens}"),
+            ("epochs", "epochs", rf"{number}\s*{p(words.epochs)}"),
+            ("epochs", "epochs", rf"{p(words.epochs_before)}{_JOIN}{number}"),
+            ("deadline", "hours", rf"{p(words.deadline_before)}\s*{number}\s*{units}"),
+            ("deadline", "hours", rf"{number}\s*{units}\s*{p(words.deadline_after)}"),
         ]
-        self._how_long = compile_phrases(words.how_long)
+        self._how_long_words = words.how_long
+        self._how_long: re.Pattern[str] | None = None
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def _pattern(self, source: str) -> re.Pattern[str]:
+        """The compiled pattern, compiled once (compiling twice from two threads is harmless)."""
+        found = self._compiled.get(source)
+        if found is None:
+            found = self._compiled[source] = re.compile(source)
+        return found
 
     def _value(self, digits: str | None, cjk: str | None) -> float | None:
         if digits:
@@ -113,6 +116,8 @@ class WorkloadReader:
 
     def read(self, text: str) -> _Found:
         found: dict[str, float] = {}
+        if self._how_long is None:
+            self._how_long = compile_phrases(self._how_long_words)
         asks_time = bool(self._how_long.search(text))
 
         def take(kind: str) -> Callable[[re.Match[str]], str]:
@@ -125,10 +130,10 @@ class WorkloadReader:
                 return " "
             return one
 
-        present = {m.lastgroup for m in self._gates.finditer(text)}
-        for kind, gate, pattern in self._patterns:
+        present = {m.lastgroup for m in self._pattern(self._gate_source).finditer(text)}
+        for kind, gate, source in self._sources:
             if gate in present:
-                text = pattern.sub(take(kind), text)
+                text = self._pattern(source).sub(take(kind), text)
         counts = {k: round(found[k]) for k in ("tokens", "samples", "sample_tokens")
                   if k in found}
         workload = Workload(**counts, epochs=found.get("epochs"),
