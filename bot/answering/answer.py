@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from mincards.bot.answering.bracket import Bracket
 from mincards.bot.answering.budget import Fits
 from mincards.bot.answering.compare import Side
-from mincards.bot.answering.plan import Plan
 from mincards.bot.answering.stand_in import StandInUse
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget, NameParts
+
+if TYPE_CHECKING:
+    # Only named here: their modules load when a bracket or a plan is first worked out, so a
+    # start that answers neither does not pay for them.
+    from mincards.bot.answering.bracket import Bracket
+    from mincards.bot.answering.plan import Plan
 
 Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help", "capacity",
                  "compare", "plan"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from mincards.bot.answering import budget as budgets
 from mincards.bot.answering.answer import Answer, Intent, Note
-from mincards.bot.answering.bracket import Bracket, bracket
 from mincards.bot.answering.compare import compare
 from mincards.bot.answering.matching import Matcher
-from mincards.bot.answering.planning import Planner
 from mincards.bot.answering.stand_in import StandInFinder, StandInUse
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.sizes import size_value
@@ -19,6 +19,10 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.reading.asked import NameParts
 from mincards.bot.reading.names import Mention, display_name, kind_of
 from mincards.bot.reading.question import Question
+
+if TYPE_CHECKING:
+    from mincards.bot.answering.bracket import Bracket
+    from mincards.bot.answering.planning import Planner
 
 MAX_SUGGESTIONS = 3
 
@@ -127,13 +131,19 @@ class Resolver:
         self.knowledge = knowledge
         self.matcher = matcher
         self.stand_ins = stand_ins
-        self.planner = Planner(knowledge)
         self.needs = budgets.Needs(knowledge.table, knowledge.hardware)
         rank = {s: i for i, s in enumerate(knowledge.strategies)}
         # Each model's entries strategy by strategy (full before LoRA), shortest length first.
         self._ordered = {m: sorted(knowledge.table.entries_for(m),
                                    key=lambda e: (rank.get(e.strategy, len(rank)), e.seq_len))
                          for m in knowledge.table.models()}
+
+    @cached_property
+    def planner(self) -> Planner:
+        # Imported on the first plan: most processes answer none, and start faster without.
+        from mincards.bot.answering.planning import Planner
+
+        return Planner(self.knowledge)
 
     def _base(self, question: Question, intent: Intent,
               frameworks: Iterable[str] | None = None, **kw: object) -> Answer:
@@ -293,6 +303,8 @@ class Resolver:
         entries under the question's filters."""
         if not mention.size:
             return None
+        from mincards.bot.answering.bracket import bracket  # on the first name the table lacks
+
         scope = self._scope(question)
         architecture = self.matcher.architecture(mention)
         order = self.knowledge.table.models()

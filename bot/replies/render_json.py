@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mincards.bot.answering.answer import Answer
-from mincards.bot.answering.bracket import Neighbour
 from mincards.bot.answering.compare import fewest
-from mincards.bot.answering.plan import Plan
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry, Table
 from mincards.bot.replies.lead import lead
 from mincards.bot.replies.render_text import render_text
+
+if TYPE_CHECKING:
+    from mincards.bot.answering.bracket import Neighbour
+    from mincards.bot.answering.plan import Plan
 
 
 def row_json(table: Table, entry: Entry) -> dict[str, Any]:

@@ -4,9 +4,9 @@ flavour), then the formula filled in with what was read, so anyone can check it 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mincards.bot.answering.answer import Answer
-from mincards.bot.answering.plan import ROUND_ABOVE, FlavourPlan, Plan
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
@@ -17,6 +17,9 @@ from mincards.bot.replies.render_words import (
     plural,
     seq_short,
 )
+
+if TYPE_CHECKING:
+    from mincards.bot.answering.plan import FlavourPlan, Plan
 
 Mark = Callable[[str], str]
 
@@ -130,6 +133,8 @@ def plan_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
         info = knowledge.hardware.flavours[side.flavour]
         tps = number(side.tps) if side.tps else "TPS"
         if side.from_deadline and side.count is not None and plan.workload.deadline_hours:
+            from mincards.bot.answering.plan import ROUND_ABOVE  # loaded by the plan itself
+
             rule = t(lang, "plan.formula.rule", above=ROUND_ABOVE)
             if (info.min_parallel_unit or 1) > 1:
                 rule += t(lang, "list_sep") + t(lang, "plan.formula.rule_unit",
