@@ -63,6 +63,25 @@ def test_every_stand_in_name_answers_with_its_base_and_stays_not_found(
         assert (best or {}).get("count") == (min(counts) if counts else None)
 
 
+@pytest.mark.parametrize(("text", "display"), [
+    ("deepseek r1 distill qwen 32b lora", "DeepSeek-R1-Distill-Qwen-32B"),
+    ("DeepSeek R1 Distill Llama 70B", "DeepSeek-R1-Distill-Llama-70B"),
+    ("qwen 2.5 coder 32b", "Qwen2.5-Coder-32B"),
+    ("QwQ 32B", "QwQ-32B"),
+    ("llama 3.3 70b full", "Llama-3.3-70B"),
+    ("deepseek-r1-distill-qwen-32b-awq lora", "DeepSeek-R1-Distill-Qwen-32B"),
+])
+def test_stand_ins_written_apart_or_quantized(engine: Engine, text: str, display: str) -> None:
+    payload = ask(engine, text)
+    assert payload["intent"] == "not_found" and payload["stand_in"]["asked"] == display
+
+
+def test_a_distill_written_apart_never_reads_as_its_teacher(engine: Engine) -> None:
+    payload = ask(engine, "deepseek r1 distill qwen 1.5b lora")
+    assert payload["intent"] == "not_found" and "671" not in payload["lead"]
+    assert payload["bracket"]["size_b"] == 1.5
+
+
 def test_a_stand_in_answers_in_chinese_too(engine: Engine) -> None:
     payload = ask(engine, "DeepSeek-R1-Distill-Qwen-32B 全参 需要几张卡")
     assert payload["lead"].startswith(

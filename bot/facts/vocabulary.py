@@ -50,6 +50,8 @@ class Variants:
     suffixes: tuple[str, ...]
     # The sort of model (models.toml's `kind`) a variant word makes.
     kinds: dict[str, str] = field(default_factory=dict)
+    # After one of these, another family's name is part of the same name (a distill).
+    joining: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -132,15 +132,20 @@ class NameReader:
                              | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered))
         self._aliases: dict[str, str] = {}
         for info in catalogue:
-            for alias in (info.key, *info.aliases):
+            self._aliases[self._alias_key(info.key, org=False)] = info.key
+            for alias in info.aliases:
                 self._aliases[self._alias_key(alias)] = info.key
+        self._joining = frozenset(v.joining)
 
     # --- reading -----------------------------------------------------------------------------
 
     @staticmethod
-    def _alias_key(name: str) -> str:
+    def _alias_key(name: str, org: bool = True) -> str:
+        """`org`: a Hugging Face id's organisation is dropped (Qwen/Qwen2.5-7B); never from a
+        table key, whose '/' joins two names (DeepSeek-V3/R1 is not an 'R1' alias)."""
         name = name.lower()
-        name = name.rsplit("/", 1)[-1] if re.match(r"^[a-z0-9_.-]+/[a-z]", name) else name
+        if org and re.match(r"^[a-z0-9_.-]+/[a-z]", name):
+            name = name.rsplit("/", 1)[-1]
         # Separators fold to one '-' but never vanish: 'internvl2.58b' is not InternVL2.5-8B.
         return re.sub(r"[^a-z0-9.]+", "-", name.replace(":", "-")).strip("-")
 
@@ -304,8 +309,22 @@ class NameReader:
                 if family or other:
                     start = (p_index, family, other, rest)
                     break
+            if start is not None and current is not None and current.words and (
+                    current.words[-1] in self._joining):
+                # "deepseek r1 distill qwen 32b": the family after "distill" is part of the
+                # same name, as in DeepSeek-R1-Distill-Qwen-32B.
+                for part in parts:
+                    self._take_part(current, part, attached=True)
+                    current.words.append(part)
+                continue
             if start is not None:
                 p_index, family, other, rest = start
+                # Words before the family in the same token that make another model stay
+                # (r1-distill-qwen-32b is no Qwen model of the table).
+                if current is None or current.family != family or current.distinct:
+                    before = [p for p in parts[:p_index] if p in self._distinct]
+                else:
+                    before = []
                 if (current is not None and family and current.family == family
                         and not current.versions and current.size is None
                         and not current.distinct):
@@ -314,6 +333,7 @@ class NameReader:
                     current = Mention()
                     mentions.append(current)
                 current.family, current.other_family = family, other
+                current.distinct.extend(before)
                 current.words.append(parts[p_index])
                 self._take_rest(current, rest)
                 for part in parts[p_index + 1:]:
