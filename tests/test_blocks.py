@@ -32,6 +32,13 @@ QUESTIONS = [
     "两台能训练哪些模型", "qwen2.5-32b vs qwen2.5-72b", "qwen3-8b 和 qwen3-14b 对比",
     "qwen2.5-72b lora 8k on 8 cards", "glm4 9b 全参 8k 8卡够吗", "qwen2.5-72b lora 128k",
     "mixtral 全参 on verl", "qwen2.5-72b lora on snt9c",
+    # models the table does not list, and plans
+    "DeepSeek-R1-Distill-Qwen-32B full", "Qwen2.5-Math-72B lora 8k", "QwQ-32B 16卡够吗",
+    "qwen2.5:72b-instruct-q4_K_M lora", "Gemma-3-12B full", "llama 3.1 405b", "Qwen2-VL-32B",
+    "how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k tokens, 3 epochs at "
+    "TPS 1800?", "千问2.5-72B LoRA 20亿 tokens 吞吐 1500 两天内需要几张卡",
+    "qwen2.5-7b lora 要多久", "qwen2.5-72b lora on 2 cards, 1B tokens, TPS 1000",
+    "QwQ-32B lora, 1B tokens, TPS 2000, within 1 day",
 ]
 
 

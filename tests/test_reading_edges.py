@@ -69,6 +69,10 @@ def test_hours_and_money_are_never_budgets(engine: Engine, text: str) -> None:
     ("1,000,000 samples, 512 tokens each", None, 10**6, 512, None),
     ("500k samples, avg 1024 tokens, 2 epochs", None, 500_000, 1024, 2),
     ("3.5 billion tokens", 3_500_000_000, None, None, None),
+    ("2M samples x 1k tokens", None, 2 * 10**6, 1000, None),
+    ("100万条样本，每条 2048 tokens，3 个 epoch", None, 10**6, 2048, 3),
+    ("1e9 tokens", 10**9, None, None, None),
+    ("数据集共 5亿 tokens，训练 2 轮", 5 * 10**8, None, None, 2),
 ])
 def test_token_arithmetic_reads_k_m_b_wan_yi_as_powers_of_ten(
         engine: Engine, text: str, tokens: int | None, samples: int | None, each: int | None,

@@ -123,7 +123,9 @@ def allowed(engine: Engine) -> set[str]:
              *(f.unit for f in k.hardware.flavours.values()),
              *(k.strategy_label(s, "zh") for s in k.strategies),
              *(f.display for f in k.vocabulary.families.values()),
-             "ModelArts", "Hugging Face", "SFT", "mincards"]
+             "ModelArts", "Hugging Face", "SFT", "mincards",
+             # a plan's and a stand-in's technical words, as Chinese engineers write them
+             "TPS", "token", "tokens", "config.json"]
     return {w.lower() for n in names for w in re.findall(r"[A-Za-z][A-Za-z0-9.]*", n)}
 
 

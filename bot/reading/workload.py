@@ -18,7 +18,7 @@ from mincards.bot.reading.asked import Workload
 from mincards.bot.reading.phrases import compile_phrases, phrase_pattern
 
 # A number as typed: 1800, 1,000,000, 0.95, or in CJK numerals (两, 二十四).
-_DIGITS = r"(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+_DIGITS = r"(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\+?\d{1,2}(?![\w.]))?)"
 _JOIN = r"\s*(?:[:=]|of|is|at|about|around|~|约|为|是)?\s*"
 # Large counts of tokens said without a marker are a dataset's total, never a length.
 _TOTAL_AT_LEAST = 10**6
@@ -38,7 +38,8 @@ class WorkloadReader:
         numbers = vocabulary.numbers
         self._cjk_number = cjk_number
         cjk = "".join(re.escape(c) for c in (*numbers.cjk_digits, *numbers.cjk_multipliers))
-        number = rf"(?:(?<![\w.,]){_DIGITS}|([{cjk or 'x'}]+))"
+        # Not inside another number: 1,000,000 is read whole, never as its last 000.
+        number = rf"(?:(?<![\w.])(?<!\d,){_DIGITS}|([{cjk or 'x'}]+))"
         self._scale = {k.lower(): v for k, v in words.scale.items()}
         ascii_scale = [k for k in self._scale if k.isascii()]
         cjk_scale = [k for k in self._scale if not k.isascii()]

@@ -183,7 +183,8 @@ TEXT: dict[Language, dict[str, str]] = {
                               "the table has no {model} entry for what you asked.",
         "stand_in.quantized": "{asked} is a quantized copy of {model}: the numbers are for "
                               "training the full-precision weights. {lead}",
-        "stand_in.source": "Why {model}: {source}.",
+        "stand_in.source.same_architecture": "Why {model}: {source}.",
+        "stand_in.source.quantized_copy": "Why {model}: {source}.",
         "stand_in.reference": "These are {model}'s entries, the closest reference: the table has "
                               "none for {asked}.",
         "bracket.between": "Its size ({size}B) is between {below} and {above} in the table; "
@@ -410,7 +411,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "stand_in.same.none": "表中没有 {asked}；它与 {model} 架构相同，但表中没有 {model} "
                               "符合你所问的配置。",
         "stand_in.quantized": "{asked} 是 {model} 的量化版本：以下卡数是训练全精度权重所需。{lead}",
-        "stand_in.source": "为什么是 {model}：{source}。",
+        "stand_in.source.same_architecture": "为什么是 {model}：两者 config.json 中的层数、"
+                                             "隐藏维度、中间维度、注意力头数和词表大小都相同。",
+        "stand_in.source.quantized_copy": "为什么是 {model}：量化或转换后的副本以更少的位数存储同一"
+                                          "模型的权重，架构不变，训练所需按全精度模型计。",
         "stand_in.reference": "以下是 {model} 的配置，仅作最接近的参考：表中没有 {asked}。",
         "bracket.between": "它的参数量（{size}B）在表中的 {below} 与 {above} 之间；下面是这两个"
                            "模型的配置，不是它的表项。",
@@ -446,9 +450,9 @@ TEXT: dict[Language, dict[str, str]] = {
                                      "有多少 token。",
         "plan.formula.no_tokens": "Token 总数：?（请给出总数，或样本数与每条 token 数）。",
         "plan.formula.t": "tokens",
-        "plan.formula.n": "N",
-        "plan.formula.count": "{flavour}：卡数 = ceil({tokens} / ({deadline} 小时 × 3,600 × {tps} "
-                              "× {efficiency})) = {raw}；{rule}：{amount}。",
+        "plan.formula.n": "卡数",
+        "plan.formula.count": "{flavour}：卡数 = 向上取整({tokens} / ({deadline} 小时 × 3,600 × "
+                              "{tps} × {efficiency})) = {raw}；{rule}：{amount}。",
         "plan.formula.rule": "大于 {above} 时向上取 {above} 的倍数",
         "plan.formula.rule_unit": "按 {step} 的整数倍取整",
         "plan.formula.time": "{flavour}：时间 = {tokens} / ({tps} × {count} × {efficiency}) = "

@@ -156,7 +156,9 @@ def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     lines = []
     if use.relation == "same_architecture":
         lines.append(t(lang, "stand_in.reference", model=model, asked=use.asked))
-    lines.append(t(lang, "stand_in.source", model=model, source=use.source))
+    # The source is data, written in English; a Chinese reply says what it states in Chinese
+    # (the JSON keeps the source itself).
+    lines.append(t(lang, f"stand_in.source.{use.relation}", model=model, source=use.source))
     return lines
 
 
