@@ -60,3 +60,20 @@ def test_after_a_button_the_conversation_goes_on(slack: SlackSender,
     full = reply(slack, emulator, direct_message("那全参呢", channel="D0300"))
     assert full["text"].startswith("Qwen2-7B · 全参 · 8K：")
     assert "LoRA · " not in full["seen"]  # no LoRA entry (a warning may name LoRA)
+
+
+def test_a_plan_and_a_stand_in_go_on_in_a_thread(slack: SlackSender,
+                                                 emulator: SlackEmulator) -> None:
+    asking = mention("how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k "
+                     "tokens, 3 epochs at TPS 1800?", channel="C0400")
+    first = reply(slack, emulator, asking)
+    assert "32.15" in first["text"] and "16.08" in first["text"]
+    more = reply(slack, emulator, mention("and with 64 cards?", channel="C0400",
+                                          thread_ts=asking["ts"]))
+    assert "16.08 h on Snt9B with 64 cards" in more["text"]
+    other = mention("QwQ-32B full", channel="C0400")
+    stand_in = reply(slack, emulator, other)
+    assert stand_in["text"].startswith("QwQ-32B is not in the table")
+    lora = reply(slack, emulator, mention("and lora?", channel="C0400",
+                                          thread_ts=other["ts"]))
+    assert lora["text"].startswith("QwQ-32B is not in the table") and "LoRA" in lora["text"]
