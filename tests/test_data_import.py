@@ -66,6 +66,11 @@ def test_a_new_page_with_new_models_and_32k_is_one_command(data_copy: Path,
     assert (row.count("mindspeed_llm", "snt9b"), row.count("llama_factory", "snt9b")) == (32, 64)
     assert engine.knowledge.catalogue["llama3.3-70b"].display == "Llama-3.3-70B"
     assert engine.ask("llama 3.3 70b lora 32k").rows[0].seq_len == 32768
+    # A model the page now lists is its own entry, no longer a stand-in's.
+    assert engine.ask("Llama-3.3-70B-Instruct lora").stand_in is None
+    # A new catalogue entry says what kind of model it is, for brackets.
+    assert engine.knowledge.catalogue["qwen2.5_vl-32b"].kind == "vl"
+    assert engine.knowledge.catalogue["qwen3-72b"].kind == "text"
     assert engine.ask("qwen2.5-vl-32b lora").models == ("qwen2.5_vl-32b",)
     assert engine.ask("qwen2.5-7b full 32k").intent == "lookup"
     assert engine.ask("qwen 2.5 72b lora 8k").rows[0].count("llama_factory", "snt9b") == 32

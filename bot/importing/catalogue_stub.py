@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable
 
 from mincards.bot.facts.vocabulary import Vocabulary
-from mincards.bot.reading.names import NameReader, display_name
+from mincards.bot.reading.names import NameReader, display_name, kind_of
 from mincards.bot.reading.question import QuestionReader
 
 
@@ -31,6 +31,7 @@ def stub(vocabulary: Vocabulary, questions: QuestionReader, key: str) -> str | N
     if variants:
         lines.append(f"variant = {json.dumps(variants[0])}")
     lines.append(f"size = {json.dumps(mention.size)}")
+    lines.append(f"kind = {json.dumps(kind_of(vocabulary, mention))}")
     if mention.active:
         lines.append(f"active = {json.dumps(mention.active)}")
     lines.append("aliases = []")
