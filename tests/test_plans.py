@@ -270,3 +270,16 @@ def test_a_missing_tps_can_follow(engine: Engine) -> None:
     first, then = _thread(engine, "qwen2.5-72b lora 2B tokens within 24h", "TPS 1500")
     assert "tps" in first["plan"]["missing"]
     assert then["plan"]["flavours"]["snt9b"]["count"] == 24
+
+
+def test_a_plan_waits_through_which_one(engine: Engine) -> None:
+    from mincards.bot.answering.followup import FollowUp
+
+    answer = engine.ask("qwen 72b lora, 2B tokens, TPS 1500, within 24 h")
+    assert answer.intent == "ambiguous"
+    picked = engine.follow(FollowUp.decode(FollowUp.pick(answer, "qwen2.5-72b").encode())
+                           or FollowUp(language="en"))
+    assert picked.intent == "plan" and picked.models == ("qwen2.5-72b",)
+    assert picked.plan is not None and picked.plan.flavours[0].count == 24
+    typed = engine.ask("2.5", context_after(answer, None))
+    assert typed.intent == "plan" and typed.models == ("qwen2.5-72b",)

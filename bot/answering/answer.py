@@ -11,7 +11,7 @@ from mincards.bot.answering.compare import Side
 from mincards.bot.answering.stand_in import StandInUse
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
-from mincards.bot.reading.asked import Budget, NameParts
+from mincards.bot.reading.asked import Budget, NameParts, Workload
 
 if TYPE_CHECKING:
     # Only named here: their modules load when a bracket or a plan is first worked out, so a
@@ -69,6 +69,8 @@ class Answer:
     bracket: Bracket | None = None
     # Time and cluster size by the page's formula.
     plan: Plan | None = None
+    # What a plan was asked with, kept on any answer (a "which one?" before the plan).
+    workload: Workload | None = None
 
     def shown(self) -> Answer:
         """The answer as its entries are shown: a model of a table model's architecture is

@@ -151,6 +151,8 @@ class Resolver:
         assert mention is None or isinstance(mention, Mention)
         asked = mention.spelled() if mention else ""
         kw["asked_display"] = display_name(self.knowledge.vocabulary, mention) if mention else ""
+        if question.workload.said:
+            kw.setdefault("workload", question.workload)
         if question.budget and "room" not in kw:
             kw["room"] = budgets.capacity(question.budget, self.knowledge.hardware,
                                           self.knowledge.table.flavours)
