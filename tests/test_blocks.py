@@ -236,6 +236,19 @@ def test_a_long_capacity_list_offers_the_rest_page_by_page(engine: Engine) -> No
     assert seen == names
 
 
+def test_a_vote_is_kept_for_every_model_key_of_the_table(engine: Engine) -> None:
+    for key in [*oracle.table_models(), *oracle.catalogue()]:
+        for vote in ("up", "down"):
+            sent = Feedback("lookup", key, vote)  # type: ignore[arg-type]
+            assert Feedback.decode(sent.encode()) == sent, key
+    for text in ("DeepSeek-V3/R1 lora", "Qwen3-30B-A3B full"):
+        answer = engine.ask(text)
+        blocks = message(engine.knowledge, answer, question=text)["blocks"]
+        (buttons,) = [e for e in elements(blocks) if e["type"] == "feedback_buttons"]
+        got = Feedback.decode(buttons["positive_button"]["value"])
+        assert got == Feedback("lookup", answer.models[0], "up")
+
+
 def test_feedback_says_what_was_answered_never_the_words(engine: Engine) -> None:
     for text in ("qwen2.5-72b lora 8k", "what fits on 2 nodes", "qwen2.5-32b vs qwen2.5-72b"):
         answer = engine.ask(text)

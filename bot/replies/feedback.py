@@ -11,7 +11,9 @@ from typing import Literal
 from mincards.bot.answering.answer import INTENTS, Answer
 
 Vote = Literal["up", "down"]
-MODEL_KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")  # a table model's key, as the table writes it
+# A table model's key as the table writes it, capitals and '/' too (DeepSeek-V3/R1,
+# qwen3_moe-30B_A3B); nothing that Slack reads as markup (<!channel>) or a person's words.
+MODEL_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/+:-]{0,79}")
 
 
 @dataclass(frozen=True)
