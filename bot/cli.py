@@ -22,30 +22,88 @@ DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
 def _ask(args: argparse.Namespace) -> int:
     from mincards.bot.answering.conversation import Context, context_after
     from mincards.bot.answering.engine import Engine
+    from mincards.bot.replies.lead import lead
     from mincards.bot.replies.render_json import render_json
+    from mincards.bot.replies.render_rows import render_rows
     from mincards.bot.replies.render_text import render_text
 
     engine = Engine()
     context: Context | None = None
 
-    def answer(question: str) -> str:
+    def answer(question: str) -> str | None:
         nonlocal context
         result = engine.ask(question, context if args.thread else None)
         # An empty line starts a new conversation.
         context = context_after(result, context) if question.strip() else None
         if args.json:
-            return json.dumps(render_json(engine.knowledge, result), ensure_ascii=False)
+            return json.dumps(render_json(engine.knowledge, result, question),
+                              ensure_ascii=False)
+        if args.short:
+            return lead(engine.knowledge, result)
+        if args.format:
+            # No rows (a name the table lacks, help): the sentence that says why, on stderr,
+            # so that a script reading the table sees none.
+            rows = render_rows(engine.knowledge, result, args.format)
+            if not rows:
+                print(lead(engine.knowledge, result), file=sys.stderr)
+                return None
+            return rows
         return render_text(engine.knowledge, result)
 
+    # Plain text is followed by an empty line, so that answers to many lines stay apart.
+    spaced = not (args.json or args.short or args.format)
     if args.question == ["-"]:
-        # One answer per input line, in order, flushed so a pipe sees each as it comes.
+        # One answer per input line, in order, flushed so a pipe sees each as it comes; a line
+        # that gets no answer (a name the table lacks) does not stop the others.
         for line in sys.stdin:
-            print(answer(line.rstrip("\r\n")), flush=True)
-            if not args.json:
+            reply = answer(line.rstrip("\r\n"))
+            if reply is not None:
+                print(reply, flush=True)
+            if spaced:
                 print(flush=True)
         return 0
-    print(answer(" ".join(args.question)))
+    reply = answer(" ".join(args.question))
+    if reply is not None:
+        print(reply)
     return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from mincards.bot.replies.render_json import SCHEMA
+
+    try:
+        number = version("mincards")
+    except PackageNotFoundError:
+        number = "unknown (not installed)"
+    return f"mincards {number}, JSON schema {SCHEMA}"
+
+
+class _Version(argparse.Action):
+    """--version, worked out only when asked (reading the package's metadata costs a start)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(_version())
+        parser.exit()
+
+
+ASK_EXAMPLES = """examples:
+  mincards ask "qwen 2.5 72b lora 8k?"                 the reply as text
+  mincards ask --short "can I LoRA qwen2.5-32b on 8 cards?"   only the sentence that answers
+  mincards ask --format markdown "Qwen/Qwen2.5-72B-Instruct"  the rows, to paste
+  mincards ask --json "llama3.1-70b full"              one JSON object (README: the contract)
+  printf 'qwen 7b\nmixtral lora\n' | mincards ask --json -     one object per line
+  printf 'qwen2.5-72b\nand lora?\n' | mincards ask --thread -   a conversation
+
+exit status: 0 when every question got a reply (a name the table lacks is a reply: it says so);
+2 for a usage or data error. With '-' every line is answered, whatever one line gets."""
 
 
 def _date(text: str) -> dt.date:
@@ -144,11 +202,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mincards",
         description="How many Ascend NPUs to fine-tune or train a model, from the ModelArts table.")
     _data_dir_option(parser, None)
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     # After the command's name too; SUPPRESS keeps one given before it from being overwritten.
-    ask = sub.add_parser("ask", help="answer a question")
+    ask = sub.add_parser("ask", help="answer a question", epilog=ASK_EXAMPLES,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ask.add_argument("question", nargs="+", help="the question; '-' reads one per line from stdin")
-    ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    shape = ask.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    shape.add_argument("--short", action="store_true",
+                       help="print only the sentence that answers")
+    shape.add_argument("--format", choices=("markdown", "csv"),
+                       help="print the answer's rows as a table to paste")
     ask.add_argument("--thread", action="store_true",
                      help="with '-': answer each line as a follow-up of the lines before it "
                      "(an empty line starts afresh)")

@@ -88,11 +88,43 @@ def plan_json(plan: Plan) -> dict[str, Any]:
             "efficiency": plan.efficiency, "flavours": flavours, "missing": list(plan.missing)}
 
 
-def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
+# The JSON's version: adding keys keeps it; renaming or removing one, or changing what a key
+# means, makes the next number (README, "The JSON contract").
+SCHEMA = 1
+
+
+def verdict_json(knowledge: Knowledge, answer: Answer) -> tuple[str, list[dict[str, Any]]]:
+    """("yes" when every asked entry fits with some framework on some flavour the budget covers,
+    "no" when none does, else "mixed"; every way it fits, in row then page order)."""
+    table = knowledge.table
+    named = [f for f in answer.frameworks if table.framework(f)]
+    ways: list[dict[str, Any]] = []
+    fitting = 0
+    for entry in answer.rows:
+        before = len(ways)
+        by_framework = answer.fits.get(entry.key, {})
+        for framework in table.framework_ids:
+            if named and framework not in named:
+                continue
+            for flavour, fit in by_framework.get(framework, {}).items():
+                if fit:
+                    ways.append({"model": entry.model, "strategy": entry.strategy,
+                                 "seq_len": entry.seq_len, "framework": framework,
+                                 "flavour": flavour, "count": entry.count(framework, flavour)})
+        fitting += len(ways) > before
+    verdict = "no" if not fitting else "yes" if fitting == len(answer.rows) else "mixed"
+    return verdict, ways
+
+
+def render_json(knowledge: Knowledge, answer: Answer, question: str | None = None
+                ) -> dict[str, Any]:
+    """The answer as the JSON object; `question`, the line asked, is echoed when given."""
     table = knowledge.table
     rows = _rows(knowledge, answer, answer.rows)
     opening = lead(knowledge, answer)
     out: dict[str, Any] = {
+        "schema": SCHEMA,
+        **({"question": question} if question is not None else {}),
         "intent": answer.intent,
         "models": list(answer.models),
         "candidates": list(answer.candidates),
@@ -124,6 +156,8 @@ def render_json(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
         out["plan"] = plan_json(answer.plan)
     if answer.budget is not None:
         out["budget"] = answer.budget.json()
+        if answer.intent == "lookup":
+            out["verdict"], out["ways"] = verdict_json(knowledge, answer)
     if answer.intent == "compare":
         out["comparison"] = [
             {"strategy": s.strategy, "seq_len": s.seq_len, "flavour": s.flavour,
