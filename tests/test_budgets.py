@@ -53,10 +53,11 @@ def test_a_one_die_entry_counts_as_the_two_die_unit(engine: Engine) -> None:
 @pytest.mark.parametrize(("text", "first"), [
     ("qwen2.5-72b lora 4k on 64 cards", "Yes"),
     ("qwen2.5-72b full 8k on 8 cards", "No"),
-    ("can I LoRA qwen2.5-32b on 8 cards?", "Partly"),
+    ("can I LoRA qwen2.5-32b on 8 cards?", "Yes"),
+    ("qwen2.5-72b on 16 cards", "Yes for"),
     ("qwen2.5-72b lora 4k 八台够吗", "可以"),
     ("qwen2.5-72b 全参 8k 一张卡够吗", "不够"),
-    ("qwen2.5-32b lora 8卡够吗", "部分可以"),
+    ("qwen2.5-32b lora 8卡够吗", "可以"),
 ])
 def test_the_reply_opens_with_the_verdict(engine: Engine, text: str, first: str) -> None:
     answer = engine.ask(text)
@@ -66,11 +67,38 @@ def test_the_reply_opens_with_the_verdict(engine: Engine, text: str, first: str)
     assert_valid_message(message(engine.knowledge, answer))
 
 
-def test_a_mixed_verdict_says_where_it_fits_and_where_not(engine: Engine) -> None:
-    text = render_text(engine.knowledge, engine.ask("can I LoRA qwen2.5-32b at 4k on 8 cards?"))
-    verdict = text.splitlines()[1]
-    assert "fits with" in verdict and "Llama-Factory on Snt9B and Snt9B23" in verdict
-    assert "not with MindSpeed-LLM on Snt9B (needs 16 cards)" in verdict
+def test_yes_names_the_ways_that_fit(engine: Engine) -> None:
+    text = render_text(engine.knowledge, engine.ask("can I LoRA qwen2.5-32b on 8 cards?"))
+    # Snt9B23's 16 DIE take both lengths with both frameworks; Snt9B's 8 cards only LoRA 4K,
+    # with Llama-Factory (MindSpeed-LLM lists 16).
+    assert text.splitlines()[0] == ("Yes — Qwen2.5-32B fits on Snt9B23 (16 DIE) with either "
+                                    "framework; on Snt9B (8 cards) only LoRA · 4K, with "
+                                    "Llama-Factory.")
+    assert "Partly" not in text and "as shown" not in text
+
+
+def test_no_names_the_least_that_would_do(engine: Engine) -> None:
+    lead_line = render_text(engine.knowledge,
+                            engine.ask("DeepSeek-V3 full on 8 cards")).splitlines()[0]
+    least = {fl: oracle.plan_minimum(oracle.select("DeepSeek-V3/R1", "full"), fl)
+             for fl in oracle.flavours()}
+    assert lead_line.startswith("No — ")
+    assert f"{least['snt9b']} cards" in lead_line and f"{least['snt9b23']} DIE" in lead_line
+    zh = render_text(engine.knowledge, engine.ask("qwen2.5-72b 全参 8k 一张卡够吗"))
+    assert zh.startswith("不够——") and "最少需要" in zh.splitlines()[0]
+
+
+def test_mixed_says_which_entries_fit_one_line_each(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-72b on 16 cards")
+    lines = render_text(engine.knowledge, answer).splitlines()
+    payload = render_json(engine.knowledge, answer)
+    fitting = {(w["strategy"], w["seq_len"]) for w in payload["ways"]}
+    assert payload["verdict"] == "mixed" and 0 < len(fitting) < len(payload["rows"])
+    assert lines[0].startswith("Yes for ") and ", no for " in lines[0]
+    verdicts = lines[1:1 + len(payload["rows"])]
+    assert sum(": yes, " in line for line in verdicts) == len(fitting)
+    assert sum(": no, the least is " in line for line in verdicts) == (
+        len(payload["rows"]) - len(fitting))
 
 
 def test_no_budget_no_budget_fields(engine: Engine) -> None:

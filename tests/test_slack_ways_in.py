@@ -102,7 +102,7 @@ def test_the_form_answers_in_place_privately(slack: SlackSender) -> None:
     view = body["view"]
     assert_valid_modal(view)
     shown = json.dumps(view, ensure_ascii=False)
-    assert "部分可以" in shown and "Qwen2.5-72B" in shown and "只有你能看到" in shown
+    assert "可以——" in shown and "Qwen2.5-72B" in shown and "只有你能看到" in shown
 
 
 def test_a_budget_the_form_cannot_read_is_said_at_the_field(slack: SlackSender) -> None:
@@ -125,7 +125,7 @@ def test_message_shortcut_answers_about_that_message_only_to_the_asker(
     (call,) = emulator.wait_for("response")
     assert call.params["_url"] == "/response/this" and call.params["response_type"] == "ephemeral"
     assert_valid_message(call.params)
-    assert call.params["text"].startswith("Partly: Qwen2.5-32B fits in 1 node")
+    assert call.params["text"].startswith("Yes — Qwen2.5-32B fits on Snt9B (8 cards)")
     assert "<@W222>" not in json.dumps(call.params)
 
 

@@ -17,8 +17,9 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.render_budget import capacity_head, verdict_lines
+from mincards.bot.replies.render_budget import capacity_head
 from mincards.bot.replies.render_plan import number, plan_needs, plan_sentence
+from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
     amount,
     asked_columns,

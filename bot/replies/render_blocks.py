@@ -33,7 +33,6 @@ from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead
-from mincards.bot.replies.render_budget import verdict_lines
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_table import (
@@ -46,6 +45,7 @@ from mincards.bot.replies.render_table import (
     unsupported_line,
 )
 from mincards.bot.replies.render_text import help_text, stand_in_lines
+from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import entry_heading
 from mincards.bot.replies.slack_limits import SlackLimits, limits
 from mincards.bot.replies.slack_text import code, escape

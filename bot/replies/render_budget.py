@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from mincards.bot.answering.answer import Answer
-from mincards.bot.answering.budget import needed
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
@@ -31,88 +28,6 @@ def room_text(knowledge: Knowledge, answer: Answer) -> str:
     return t(lang, "list_sep").join(
         t(lang, "room", flavour=knowledge.flavour_display(fl),
           amount=amount(knowledge, lang, fl, n)) for fl, n in answer.room.items())
-
-
-@dataclass
-class RowVerdict:
-    entry: Entry
-    fits: dict[str, list[str]] = field(default_factory=dict)  # framework -> flavours
-    misses: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # -> (flavour, need)
-
-    @property
-    def kind(self) -> str:
-        if self.fits and not self.misses:
-            return "yes"
-        if self.misses and not self.fits:
-            return "no"
-        return "partly" if self.fits else "none"
-
-
-def verdicts(knowledge: Knowledge, answer: Answer) -> list[RowVerdict]:
-    """Per row, where it fits the budget and where it does not (with what it needs there)."""
-    named = [f for f in answer.frameworks if knowledge.table.framework(f)]
-    out = []
-    for entry in answer.rows:
-        row = RowVerdict(entry)
-        for fw, by_flavour in answer.fits.get(entry.key, {}).items():
-            if named and fw not in named:
-                continue
-            for fl, fit in by_flavour.items():
-                if fit:
-                    row.fits.setdefault(fw, []).append(fl)
-                elif fit is False:
-                    count = entry.count(fw, fl)
-                    assert count is not None
-                    row.misses.setdefault(fw, []).append(
-                        (fl, needed(count, knowledge.hardware.flavours[fl])))
-        out.append(row)
-    return out
-
-
-def overall(rows: list[RowVerdict]) -> str:
-    kinds = {r.kind for r in rows}
-    if kinds <= {"none"}:
-        return "none"
-    if kinds <= {"yes", "none"}:
-        return "yes"
-    if kinds <= {"no", "none"}:
-        return "no"
-    return "partly"
-
-
-def row_verdict_text(knowledge: Knowledge, language: Language, row: RowVerdict) -> str:
-    names = knowledge.framework_names
-    parts = []
-    if row.fits:
-        parts.append(t(language, "verdict.fits", list=_join(language, [
-            t(language, "on_flavours", framework=names[fw],
-              flavours=_join(language, [knowledge.flavour_display(f) for f in fls]))
-            for fw, fls in row.fits.items()])))
-    if row.misses:
-        parts.append(t(language, "verdict.misses", list=_join(language, [
-            t(language, "on_flavours", framework=names[fw], flavours=_join(language, [
-                t(language, "needs", flavour=knowledge.flavour_display(fl),
-                  count=amount(knowledge, language, fl, need)) for fl, need in misses]))
-            for fw, misses in row.misses.items()])))
-    return t(language, "semicolon").join(parts) if parts else t(language, "verdict.unsupported")
-
-
-def verdict_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
-    """The budget verdict that opens a lookup's reply: overall, then entry by entry."""
-    if answer.budget is None or not answer.rows:
-        return []
-    lang = answer.language
-    rows = verdicts(knowledge, answer)
-    kind = overall(rows)
-    model = knowledge.catalogue[answer.models[0]].display
-    if kind == "none":
-        return [t(lang, "verdict.none", model=model)]
-    lines = [t(lang, f"verdict.{kind}", model=model,
-               budget=budget_text(knowledge, lang, answer.budget),
-               room=room_text(knowledge, answer))]
-    lines += [entry_heading(knowledge, lang, r.entry) + t(lang, "colon")
-              + row_verdict_text(knowledge, lang, r) for r in rows]
-    return lines
 
 
 def fit_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> str:

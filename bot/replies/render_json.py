@@ -10,6 +10,7 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry, Table
 from mincards.bot.replies.lead import lead
 from mincards.bot.replies.render_text import render_text
+from mincards.bot.replies.render_verdict import overall, ways
 
 if TYPE_CHECKING:
     from mincards.bot.answering.bracket import Neighbour
@@ -96,24 +97,10 @@ SCHEMA = 1
 def verdict_json(knowledge: Knowledge, answer: Answer) -> tuple[str, list[dict[str, Any]]]:
     """("yes" when every asked entry fits with some framework on some flavour the budget covers,
     "no" when none does, else "mixed"; every way it fits, in row then page order)."""
-    table = knowledge.table
-    named = [f for f in answer.frameworks if table.framework(f)]
-    ways: list[dict[str, Any]] = []
-    fitting = 0
-    for entry in answer.rows:
-        before = len(ways)
-        by_framework = answer.fits.get(entry.key, {})
-        for framework in table.framework_ids:
-            if named and framework not in named:
-                continue
-            for flavour, fit in by_framework.get(framework, {}).items():
-                if fit:
-                    ways.append({"model": entry.model, "strategy": entry.strategy,
-                                 "seq_len": entry.seq_len, "framework": framework,
-                                 "flavour": flavour, "count": entry.count(framework, flavour)})
-        fitting += len(ways) > before
-    verdict = "no" if not fitting else "yes" if fitting == len(answer.rows) else "mixed"
-    return verdict, ways
+    found = ways(knowledge, answer)
+    return overall(answer, found), [
+        {"model": w.entry.model, "strategy": w.entry.strategy, "seq_len": w.entry.seq_len,
+         "framework": w.framework, "flavour": w.flavour, "count": w.count} for w in found]
 
 
 def render_json(knowledge: Knowledge, answer: Answer, question: str | None = None

@@ -9,12 +9,9 @@ from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import bracket_lines, lead
-from mincards.bot.replies.render_budget import (
-    capacity_lines,
-    compare_lines,
-    verdict_lines,
-)
+from mincards.bot.replies.render_budget import capacity_lines, compare_lines
 from mincards.bot.replies.render_plan import plan_lines
+from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
     asked_columns,
     count_text,
