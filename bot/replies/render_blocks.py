@@ -110,16 +110,21 @@ def _follow_buttons(pairs: list[tuple[str, FollowUp]], lim: SlackLimits,
 
 
 def model_menu(knowledge: Knowledge, language: Language, action_id: str, lim: SlackLimits,
-               models: tuple[str, ...] | None = None) -> Block:
-    """A select menu of the table's models, grouped by family; each value a FollowUp."""
+               models: tuple[str, ...] | None = None, picked: str | None = None) -> Block:
+    """A select menu of the table's models, grouped by family; each value a FollowUp. The
+    `picked` model shows as chosen (the Home tab under its answer)."""
     cat = knowledge.catalogue
     groups: dict[str, list[Block]] = {}
+    initial = None
     for key in models if models is not None else knowledge.table.models():
         family = knowledge.vocabulary.families[cat[key].family].display
-        groups.setdefault(family, []).append(option(
-            cat[key].display, FollowUp(language=language, model=key).encode(
-                lim.max_option_value), lim))
-    return static_select(action_id, t(language, "blocks.pick_model"), list(groups.items()), lim)
+        choice = option(cat[key].display, FollowUp(language=language, model=key).encode(
+            lim.max_option_value), lim)
+        groups.setdefault(family, []).append(choice)
+        if key == picked:
+            initial = choice
+    return static_select(action_id, t(language, "blocks.pick_model"), list(groups.items()), lim,
+                         initial=initial)
 
 
 def _feedback(answer: Answer, lim: SlackLimits) -> Block:

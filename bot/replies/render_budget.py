@@ -42,7 +42,8 @@ def fit_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> str:
                    f"{amount(knowledge, lang, fl, entry.count(fw, fl) or 0)}"
                    for fl, fit in by_flavour.items() if fit]
         if fitting:
-            cells.append(f"{knowledge.framework_names[fw]}: " + ", ".join(fitting))
+            cells.append(knowledge.framework_names[fw] + t(lang, "colon")
+                         + t(lang, "list_sep").join(fitting))
     return " · ".join(cells)
 
 
@@ -83,7 +84,7 @@ def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     for side in sides:
         entry = next(e for e in answer.rows if (e.strategy, e.seq_len) == (side.strategy,
                                                                            side.seq_len))
-        counts = ", ".join(
+        counts = t(lang, "list_sep").join(
             t(lang, "compare.count", model=knowledge.catalogue[m].display,
               count=t(lang, "not_supported") if f.count is None
               else amount(knowledge, lang, side.flavour, f.count))

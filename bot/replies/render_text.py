@@ -98,7 +98,7 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
     if note.kind == "not_in_version":
         args["models"] = join_words(language, [catalogue[m].display for m in args["models"]])
     if note.kind == "other_mentions":
-        args["names"] = ", ".join(args["names"])
+        args["names"] = t(language, "list_sep").join(args["names"])
     text = t(language, f"note.{note.kind}", **args)
     if note.kind == "stage_not_covered":
         for key, sentence in (("in_table", "note.stage_in_table"),
@@ -116,11 +116,11 @@ def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str
     for fw, fl in asked_columns(knowledge, answer):
         name = knowledge.framework_names[fw]
         if not entry.supports(fw):
-            line = f"{name}: {t(answer.language, 'not_supported')}"
+            line = f"{name}{t(answer.language, 'colon')}{t(answer.language, 'not_supported')}"
             if line not in cells:
                 cells.append(line)
             continue
-        cells.append(f"{name} · {hw.flavours[fl].display}: "
+        cells.append(f"{name} · {hw.flavours[fl].display}{t(answer.language, 'colon')}"
                      f"{count_text(hw, answer.language, fl, entry.count(fw, fl))}")
     return cells
 
@@ -205,7 +205,8 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
             by_family.setdefault(cat[key].family, []).append(cat[key].display)
         for family, names in by_family.items():
             display = knowledge.vocabulary.families[family].display
-            lines.append("- " + t(lang, "list.family", family=display, models=", ".join(names)))
+            lines.append("- " + t(lang, "list.family", family=display,
+                                  models=t(lang, "list_sep").join(names)))
     else:
         lines.append(help_text(knowledge, lang))
     notes = _notes_block(knowledge, answer)

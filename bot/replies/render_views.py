@@ -54,7 +54,8 @@ def home_view(knowledge: Knowledge, language: Language, picked: Answer | None = 
     """The Home tab: a model menu at the top (its answer under it once picked), the legend,
     how to ask, the source."""
     lim = limits()
-    menu = model_menu(knowledge, language, HOME_CHOOSE_ACTION, lim)
+    shown = picked.models[0] if picked is not None and len(picked.models) == 1 else None
+    menu = model_menu(knowledge, language, HOME_CHOOSE_ACTION, lim, picked=shown)
     blocks: list[Block] = [header(t(language, "home.title"), lim),
                            section(t(language, "home.hello"), lim) | {"accessory": menu}]
     if picked is not None:
