@@ -17,6 +17,7 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
+from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_head
 from mincards.bot.replies.render_plan import number, plan_needs, plan_sentence
 from mincards.bot.replies.render_verdict import verdict_lines
@@ -266,7 +267,12 @@ def _lead(knowledge: Knowledge, answer: Answer, style: Style) -> str:
             said += t(lang, "sentence_sep") + bracket_sentence(knowledge, answer)
         return style.text(said)
     if answer.intent == "not_covered":
-        return style.text(t(lang, "not_covered", model=cat[answer.models[0]].display))
+        # The reason first: what the table lacks for this question, in the first sentence.
+        reason = answer.notes[0] if answer.notes and answer.notes[0].kind != "table_has" else None
+        said = t(lang, "not_covered", model=cat[answer.models[0]].display)
+        if reason is not None and (why := note_text(knowledge, lang, reason)):
+            said += t(lang, "sentence_sep") + why
+        return style.text(said)
     if answer.intent == "list":
         return style.text(t(lang, "list.title", count=len(answer.models)).rstrip(":："))
     return style.text(help_intro(lang, no_model=answer.note("no_model") is not None))

@@ -285,7 +285,9 @@ class MessageBuilder:
     def not_covered(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        notes = split_notes(k, a, skip=frozenset({"table_has"}))
+        # The reason is in the lead; the other remarks follow, then what the table has.
+        rest = replace(a, notes=a.notes[1:])
+        notes = split_notes(k, rest, skip=frozenset({"table_has"}))
         reasons = [*notes.warnings, *notes.info]
         if reasons:
             blocks.append(section(_bullets(reasons), lim))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
-from mincards.bot.replies.render_text import note_text
+from mincards.bot.replies.note_text import note_text
 
 FOOTER = frozenset({"reference"})
 # Remarks that explain an answer without changing the plan it gives.

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from mincards.bot.answering.answer import Answer, Note
+from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import bracket_lines, lead
+from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_lines, compare_lines
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_verdict import verdict_lines
@@ -19,8 +20,6 @@ from mincards.bot.replies.render_words import (
     flavour_units,
     framework_list,
     join_words,
-    plural,
-    seq_short,
 )
 
 
@@ -45,71 +44,6 @@ def help_text(knowledge: Knowledge, language: Language) -> str:
              flavours=flavour_units(knowledge, language))
 
 
-def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
-    """One note as a sentence; '' for notes that only carry data."""
-    args = dict(note.args)
-    catalogue = knowledge.catalogue
-    hw = knowledge.hardware
-
-    def label(strategy: str) -> str:
-        return knowledge.strategy_label(strategy, language)
-
-    if "model" in args:
-        args["model"] = catalogue[args["model"]].display
-    for key in ("strategy", "heavier", "lighter"):
-        if key in args:
-            args[key] = label(args[key])
-    if "framework" in args:
-        args["framework"] = knowledge.framework_names.get(args["framework"], args["framework"])
-    if "frameworks" in args:
-        args["frameworks"] = framework_list(knowledge, language, args["frameworks"])
-    if "flavour" in args:
-        info = hw.flavours[args["flavour"]]
-        args["flavour"] = info.display
-    if note.kind == "die_below_unit":
-        info = hw.flavours[note.args["flavour"]]
-        cards = info.cards(args["unit"])
-        args["unit_name"] = info.unit
-        args["unit_cards"] = t(language, "card_count", n=cards,
-                               word=plural(language, cards, "card", "cards"))
-    if note.kind == "strategy_not_listed":
-        args["strategies"] = "/".join(label(s) for s in args["strategies"])
-    if note.kind == "stage_not_covered":
-        args["strategies"] = join_words(language, [label(s) for s in args["strategies"]], "or")
-    if note.kind == "assumed":
-        args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
-    if note.kind == "plan_below_minimum":
-        info = hw.flavours[note.args["flavour"]]
-        args["unit"] = info.unit if info.die_per_card else t(language, "cards")
-        args["seq_len"] = seq_short(args["seq_len"])
-    if note.kind == "plan_length_from_samples":
-        args["tokens"] = f"{args['tokens']:,}"
-        args["shown"] = seq_short(args["shown"])
-    if note.kind == "table_has":
-        args["has"] = t(language, "semicolon").join(
-            t(language, "table_has.item", strategy=label(s), lengths=t(language, "list_sep").join(
-                seq_short(n) for n in seqs)) for s, seqs in args["has"])
-    if note.kind == "framework_not_in_table":
-        args["has"] = framework_list(knowledge, language, args["has"])
-    if note.kind == "flavour_not_in_table":
-        args["flavours"] = join_words(language, [hw.flavours[f].display
-                                                 for f in args["flavours"]], "or")
-        args["has"] = join_words(language, [hw.flavours[f].display for f in args["has"]])
-    if note.kind == "not_in_version":
-        args["models"] = join_words(language, [catalogue[m].display for m in args["models"]])
-    if note.kind == "other_mentions":
-        args["names"] = t(language, "list_sep").join(args["names"])
-    text = t(language, f"note.{note.kind}", **args)
-    if note.kind == "stage_not_covered":
-        for key, sentence in (("in_table", "note.stage_in_table"),
-                              ("frameworks", "note.stage_elsewhere")):
-            if note.args.get(key):
-                text += t(language, "sentence_sep") + t(
-                    language, sentence, frameworks=framework_list(knowledge, language,
-                                                                  note.args[key]))
-    return text
-
-
 def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str]:
     hw = knowledge.hardware
     cells: list[str] = []
@@ -126,7 +60,11 @@ def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str
 
 
 def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
-    sentences = [s for n in answer.notes if (s := note_text(knowledge, answer.language, n))]
+    notes = answer.notes
+    if answer.intent == "not_covered":
+        # The reason is the lead's; what the table has is said under it.
+        notes = tuple(n for n in notes[1:] if n.kind != "table_has")
+    sentences = [s for n in notes if (s := note_text(knowledge, answer.language, n))]
     if not sentences:
         return []
     return [t(answer.language, "notes"), *[f"- {s}" for s in sentences]]
@@ -199,6 +137,10 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
         if answer.candidates:
             lines.append(t(lang, "suggest"))
             lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
+    elif answer.intent == "not_covered":
+        has = answer.note("table_has")
+        if has is not None:
+            lines.append(note_text(knowledge, lang, has))
     elif answer.intent == "list":
         by_family: dict[str, list[str]] = {}
         for key in answer.models:
