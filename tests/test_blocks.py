@@ -264,14 +264,29 @@ def test_feedback_says_what_was_answered_never_the_words(engine: Engine) -> None
     assert Feedback.decode("not json") is None
 
 
-def test_choice_buttons_are_capped_and_the_rest_named(engine: Engine) -> None:
-    answer = engine.ask("千问3")
+@pytest.mark.parametrize("text", ["千问3", "qwen", "qwen lora 8k on 16 cards with llama-factory "
+                                                 "on snt9b23"])
+def test_many_candidates_are_all_one_click_away(engine: Engine, text: str) -> None:
+    answer = engine.ask(text)
     assert len(answer.candidates) > limits().max_choice_buttons
-    blocks = message(engine.knowledge, answer)["blocks"]
-    buttons = [e for e in elements(blocks) if e["type"] == "button"]
-    assert len(buttons) == limits().max_choice_buttons
-    assert all(b["action_id"].startswith(PICK_ACTION) for b in buttons)
-    assert "Qwen3-235B-A22B" in json.dumps(blocks, ensure_ascii=False)
+    message_ = message(engine.knowledge, answer)
+    assert_valid_message(message_)
+    offers = follow_ups(message_["blocks"])
+    # Every candidate, in the order offered (plain models first), none left as text to retype.
+    assert [f.model for _, f in offers] == list(answer.candidates)
+    for _, follow in offers:
+        again = engine.follow(follow)
+        assert again.models == (follow.model,)
+        assert (again.strategies, again.seq_lens, again.frameworks) == (
+            answer.strategies, answer.seq_lens, answer.frameworks)
+    assert "Also fits" not in json.dumps(message_, ensure_ascii=False)
+
+
+def test_many_candidates_are_a_menu_when_its_values_hold_them(engine: Engine) -> None:
+    blocks = message(engine.knowledge, engine.ask("qwen"))["blocks"]
+    menus = [e for e in elements(blocks) if e["type"] == "static_select"]
+    assert len(menus) == 1 and not [e for e in elements(blocks) if e["type"] == "button"
+                                    and e["action_id"].startswith(PICK_ACTION)]
 
 
 def test_choice_buttons_keep_the_question_narrowing(engine: Engine) -> None:

@@ -62,7 +62,9 @@ class FollowUp:
         if self.model:
             data["m"] = self.model
         if self.context:
-            data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"}
+            data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"
+                         # A picked model answers "which one?": the name it asked about goes.
+                         and not (k == "pending" and self.model)}
         if self.page:
             data["p"] = self.page
         if self.show:

@@ -90,15 +90,23 @@ def _choices(knowledge: Knowledge, answer: Answer, keys: tuple[str, ...],
     if not keys:
         return []
     cat = knowledge.catalogue
-    shown, rest = keys[: lim.max_choice_buttons], keys[lim.max_choice_buttons:]
-    blocks: list[Block] = [actions(
-        [button(cat[k].display, f"{PICK_ACTION}_{i}",
-                FollowUp.pick(answer, k).encode(lim.max_button_value), lim)
-         for i, k in enumerate(shown)], lim, PICK_BLOCK)]
-    if rest:
-        names = ", ".join(escape(cat[k].display) for k in rest)
-        blocks.append(context([t(answer.language, "blocks.more", names=names)], lim))
-    return blocks
+    values = {k: FollowUp.pick(answer, k).encode(lim.max_button_value) for k in keys}
+    if len(keys) <= lim.max_choice_buttons:
+        return [actions([button(cat[k].display, f"{PICK_ACTION}_{i}", values[k], lim)
+                         for i, k in enumerate(keys)], lim, PICK_BLOCK)]
+    if all(len(v) <= lim.max_option_value for v in values.values()):
+        # Many: one menu with every one of them, in the order given (plain models first).
+        menu = static_select(CHOOSE_ACTION, t(answer.language, "blocks.pick_model"),
+                             [("", [option(cat[k].display, values[k], lim) for k in keys])],
+                             lim)
+        return [section(escape(t(answer.language, "blocks.pick_model.label")), lim)
+                | {"accessory": menu}]
+    # A question narrowed so far that a menu's value cannot hold it: every one a button.
+    per_block = lim.max_actions_elements
+    return [actions([button(cat[k].display, f"{PICK_ACTION}_{at + i}", values[k], lim)
+                     for i, k in enumerate(keys[at:at + per_block])], lim,
+                    PICK_BLOCK if at == 0 else f"{PICK_BLOCK}_{at // per_block}")
+            for at in range(0, len(keys), per_block)]
 
 
 def _follow_buttons(pairs: list[tuple[str, FollowUp]], lim: SlackLimits,
