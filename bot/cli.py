@@ -123,7 +123,8 @@ def _import_table(args: argparse.Namespace) -> int:
         raise MincardsError(f"{data_dir} is the installed package's own data; import into a "
                             "copy of it instead: mincards import-table FILE --data-dir DIR")
     plan = plan_import(data_dir, Path(args.file), date=args.date,
-                       allow_removals=args.allow_removals or args.check)
+                       allow_removals=args.allow_removals or args.check,
+                       allow_older=args.allow_older or args.check)
     flavours = {k: v.display for k, v in plan.hardware.flavours.items()}
     if args.check:
         current = data_dir / "table.csv"
@@ -225,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", help="the page: text, markdown or HTML")
     imp.add_argument("--check", action="store_true",
                      help="only check that the folder's table.csv is what FILE imports to")
+    imp.add_argument("--allow-older", action="store_true",
+                     help="accept a page dated before the data's table (going back a version)")
     imp.add_argument("--allow-removals", action="store_true",
                      help="accept a page that drops models, entries or columns the data has")
     imp.add_argument("--date", type=_date, metavar="YYYY-MM-DD",

@@ -119,9 +119,18 @@ def may_page() -> Path:
     return page
 
 
+def test_an_older_page_is_refused_unless_allowed(data_copy: Path, may_page: Path) -> None:
+    before = fingerprint(data_copy)
+    result = run("import-table", str(may_page), "--data-dir", str(data_copy),
+                 "--allow-removals")
+    assert result.returncode == 2
+    assert "2025-05-07" in result.stderr and "--allow-older" in result.stderr
+    assert fingerprint(data_copy) == before
+
+
 def test_removals_stop_the_import_and_are_listed(data_copy: Path, may_page: Path) -> None:
     before = fingerprint(data_copy)
-    result = run("import-table", str(may_page), "--data-dir", str(data_copy))
+    result = run("import-table", str(may_page), "--data-dir", str(data_copy), "--allow-older")
     assert result.returncode == 2
     for removed in ("model qwen3-32b", "model gemma3-27b", "framework llama_factory"):
         assert removed in result.stderr
@@ -132,7 +141,8 @@ def test_removals_stop_the_import_and_are_listed(data_copy: Path, may_page: Path
 def test_allowed_removals_keep_catalogue_entries_for_other_versions(data_copy: Path,
                                                                     may_page: Path) -> None:
     catalogue = (data_copy / "models.toml").read_text(encoding="utf-8")
-    result = run("import-table", str(may_page), "--data-dir", str(data_copy), "--allow-removals")
+    result = run("import-table", str(may_page), "--data-dir", str(data_copy), "--allow-removals",
+                 "--allow-older")
     assert result.returncode == 0, result.stderr
     assert "frameworks removed (1): Llama-Factory (llama_factory)" in result.stdout
     assert "numbers changed: 8" in result.stdout

@@ -53,7 +53,7 @@ def read_page(page: Path, vocabulary: Vocabulary, hardware: Hardware,
 
 
 def plan_import(data_dir: Path, page: Path, *, date: dt.date | None = None,
-                allow_removals: bool = False) -> Import:
+                allow_removals: bool = False, allow_older: bool = False) -> Import:
     """Read the page against the folder's words and hardware; check everything; write nothing."""
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
     hardware = load_hardware(data_dir / "hardware.toml")
@@ -65,6 +65,13 @@ def plan_import(data_dir: Path, page: Path, *, date: dt.date | None = None,
     diff = None
     if current_path.exists():
         current = load_table(current_path, names=legacy_framework_names(vocabulary, hardware))
+        older = current.source.date and table.source.date < current.source.date
+        if older and not allow_older:
+            # Going back in time silently would undo a newer page's corrections.
+            raise ImportTableError(
+                f"this page is dated {table.source.date_text()}, older than the data's "
+                f"{current.source.date_text()}; nothing was written. If you mean to go back to "
+                "it, import again with --allow-older.")
         diff = diff_tables(current, table)
         removals = diff.removals()
         if removals and not allow_removals:
