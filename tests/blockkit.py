@@ -55,6 +55,9 @@ def _element(e: Any, where: str) -> None:
         raise AssertionError(f"{where}: unexpected element {kind}")
 
 
+SLACK_TABLE_CHARACTERS = 10_000
+
+
 def _table(block: Any, where: str) -> None:
     lim = limits()
     rows = block.get("rows")
@@ -62,14 +65,19 @@ def _table(block: Any, where: str) -> None:
     widths = {len(r) for r in rows}
     assert len(widths) == 1, f"{where}: rows of different widths {widths}"
     assert 0 < widths.pop() <= lim.max_table_cells, f"{where}: cells a row"
+    characters = 0
     for row in rows:
         for cell in row:
             if cell["type"] == "raw_text":
                 assert isinstance(cell["text"], str) and cell["text"], f"{where}: empty cell"
+                characters += len(cell["text"])
             else:
                 assert cell["type"] == "rich_text", f"{where}: cell type {cell['type']}"
                 texts = [el["text"] for sec in cell["elements"] for el in sec["elements"]]
                 assert "".join(texts).strip(), f"{where}: empty rich cell"
+                characters += len("".join(texts))
+    # Slack's own figure, not the data's: a table over it is refused (invalid_blocks).
+    assert characters <= SLACK_TABLE_CHARACTERS, f"{where}: {characters} characters in cells"
     assert len(block.get("column_settings", [])) <= lim.max_table_column_settings
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.followup import FollowUp
 from mincards.bot.facts.knowledge import load_knowledge
 from mincards.bot.importing.data_import import apply_import, plan_import
 from mincards.bot.importing.importer import import_table
@@ -192,6 +193,41 @@ def test_help_examples_come_from_the_loaded_table(five: Engine, one: Engine) -> 
                 answer = engine.ask(question)
                 assert answer.intent in ("lookup", "compare", "capacity"), question
                 assert answer.language == language
+
+
+@pytest.mark.parametrize("frameworks", [7, 11])
+def test_many_filled_frameworks_stay_within_slacks_table_characters(
+        data_copy: Path, tmp_path: Path, frameworks: int) -> None:
+    """Seven filled frameworks are 14 columns: a table, whose cells would pass Slack's 10,000
+    characters in a capacity reply; eleven are too wide for a table. Every reply is within
+    every limit, and every model that fits is shown or one click away."""
+    names = ["MindSpeed-LLM", *[f"Trainer {chr(65 + i)}" for i in range(frameworks - 1)]]
+    rows = []
+    for e in import_table(SEED.read_text(encoding="utf-8"), vocabulary(),
+                          hardware().flavours).entries:
+        base = e.count("mindspeed_llm", "snt9b") or 8
+        cells = [f"{base + i}*Ascend\t{2 * (base + i)}*Ascend" for i in range(len(names))]
+        rows.append("\t".join([e.model, e.strategy, str(e.seq_len), *cells]))
+    wide = engine_on(data_copy, text_page(names, rows), tmp_path, allow_removals=True)
+    assert len(wide.knowledge.table.framework_ids) == frameworks
+    for question in ("what fits on 64 nodes", "what can I train on 16 cards?",
+                     "qwen2.5-72b", "qwen2.5-7b vs qwen2.5-72b", "DeepSeek-V3 full on 8 nodes"):
+        answer = wide.ask(question)
+        seen: list[str] = []
+        page = 0
+        while True:
+            payload = message(wide.knowledge, answer, question=question, page=page)
+            assert_valid_message(payload)
+            shown = json.dumps(payload["blocks"], ensure_ascii=False)
+            seen += [m for m in answer.models if wide.knowledge.catalogue[m].display in shown]
+            more = [e for b in payload["blocks"] if b.get("block_id") == "mincards_next"
+                    for e in b["elements"]]
+            if not more:
+                break
+            follow = FollowUp.decode(more[0]["value"])
+            assert follow is not None and follow.page > page
+            page = follow.page
+        assert set(answer.models) <= set(seen), question
 
 
 def test_a_page_too_wide_for_a_table_block_is_written_out_whole(data_copy: Path,

@@ -120,6 +120,18 @@ def bold_cell(text: str) -> Block:
         {"type": "text", "text": text, "style": {"bold": True}}]}]}
 
 
+def table_characters(block: Block) -> int:
+    """The characters across a table's cells, as Slack counts them against its limit."""
+    total = 0
+    for row in block.get("rows", []):
+        for cell in row:
+            if cell.get("type") == "raw_text":
+                total += len(cell.get("text", ""))
+            for section_ in cell.get("elements", []):
+                total += sum(len(e.get("text", "")) for e in section_.get("elements", []))
+    return total
+
+
 def table(rows: list[list[Block]], lim: SlackLimits, wrapped: bool = True) -> Block:
     """A table block: at most Slack's rows and cells a row (callers page the rest)."""
     rows = [row[: lim.max_table_cells] for row in rows[: lim.max_table_rows]]

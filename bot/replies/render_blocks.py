@@ -28,6 +28,7 @@ from mincards.bot.replies.blocks import (
     option,
     section,
     static_select,
+    table_characters,
 )
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
@@ -151,7 +152,11 @@ def _numbers(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
     if len(grid.rows) == 1:
         return entry_fields(knowledge, answer, grid, lim), None
     if len(grid.columns) < lim.max_table_cells and len(grid.rows) < lim.max_table_rows:
-        return [], table_block(knowledge, answer, grid, head, lim)
+        # Within Slack's characters across cells: as written, else the counts alone.
+        for compact in (False, True):
+            block = table_block(knowledge, answer, grid, head, lim, compact)
+            if table_characters(block) <= lim.max_table_characters:
+                return [], block
     return [section(text, lim) for text in entry_lines(knowledge, answer, grid)], None
 
 
@@ -221,12 +226,22 @@ class MessageBuilder:
         shown, rest_from = self._capacity_page()
         table = None
         extra = [*info]
-        if shown:
+        while shown:
             rows = entry_rows(k, a, [e for e in a.rows if e.model in shown], with_model=True)
             grid = layout(k, a, rows)
             numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
+            if table is None and len(shown) > 1 and len(numbers) + len(blocks) > (
+                    lim.max_message_blocks - 8):
+                # Too many characters for one table, too many entries for sections: fewer
+                # models on this page, the rest a click away.
+                shown, rest_from = shown[:-1], rest_from - 1
+                continue
+            if table is None and len(shown) > 1 and len(grid.columns) < lim.max_table_cells:
+                shown, rest_from = shown[:-1], rest_from - 1
+                continue
             blocks += numbers
             extra.append(unsupported_line(k, self.lang, grid))
+            break
         if rest_from < len(a.models):
             rest = len(a.models) - rest_from
             blocks += _follow_buttons([(t(self.lang, "blocks.show_rest", count=rest), FollowUp(

@@ -90,11 +90,16 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
                   tuple(unsupported), frozenset(strong))
 
 
-def _cell(knowledge: Knowledge, answer: Answer, grid: Layout, entry: Entry, column: Column
-          ) -> tuple[str, bool]:
+def _cell(knowledge: Knowledge, answer: Answer, grid: Layout, entry: Entry, column: Column,
+          compact: bool = False) -> tuple[str, bool]:
+    """A cell's text; `compact`: the count alone (its unit is in the column's heading), for a
+    table that would pass Slack's characters otherwise."""
     fw, fl = column
     count = entry.count(fw, fl)
-    text = cell_text(knowledge, answer.language, fl, count)
+    if compact:
+        text = "-" if count is None else str(count)
+    else:
+        text = cell_text(knowledge, answer.language, fl, count)
     fit = answer.fits.get(entry.key, {}).get(fw, {}).get(fl) if answer.fits else None
     if fit is False:
         text = t(answer.language, "cell.over", count=text)
@@ -108,14 +113,14 @@ def _heading(knowledge: Knowledge, language: Language, column: Column) -> str:
 
 
 def table_block(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
-                lim: SlackLimits) -> Block:
+                lim: SlackLimits, compact: bool = False) -> Block:
     """One table: a header row, then a row per entry (the caller keeps within the rows)."""
     rows: list[list[Block]] = [[raw_cell(head), *[raw_cell(_heading(knowledge, answer.language, c))
                                                   for c in grid.columns]]]
     for row in grid.rows:
         cells = [raw_cell(row.label)]
         for column in grid.columns:
-            text, strong = _cell(knowledge, answer, grid, row.entry, column)
+            text, strong = _cell(knowledge, answer, grid, row.entry, column, compact)
             cells.append(bold_cell(text) if strong else raw_cell(text))
         rows.append(cells)
     return table(rows, lim)

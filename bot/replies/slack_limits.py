@@ -32,6 +32,7 @@ class SlackLimits:
     max_table_rows: int
     max_table_cells: int
     max_table_column_settings: int
+    max_table_characters: int = 10000
     max_tables_per_message: int
     max_view_title: int
     max_view_button: int
