@@ -48,7 +48,7 @@ def _ask(args: argparse.Namespace) -> int:
                 print(lead(engine.knowledge, result), file=sys.stderr)
                 return None
             return rows
-        return render_text(engine.knowledge, result)
+        return render_text(engine.knowledge, result, every=args.all)
 
     # Plain text is followed by an empty line, so that answers to many lines stay apart.
     spaced = not (args.json or args.short or args.format)
@@ -215,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print only the sentence that answers")
     shape.add_argument("--format", choices=("markdown", "csv"),
                        help="print the answer's rows as a table to paste")
+    ask.add_argument("--all", action="store_true",
+                     help="what fits a budget: every entry of every model, not a line a model")
     ask.add_argument("--thread", action="store_true",
                      help="with '-': answer each line as a follow-up of the lines before it "
                      "(an empty line starts afresh)")

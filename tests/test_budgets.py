@@ -207,3 +207,41 @@ def test_an_ambiguous_name_in_a_comparison_asks_keeping_the_other(engine: Engine
     answer = engine.ask("llama 70b or qwen 72b, which needs fewer cards?")
     assert answer.intent == "ambiguous" and "qwen2.5-72b" in answer.candidates
     assert answer.compare_with == ("llama3.1-70b", "")
+
+
+@pytest.mark.parametrize(("text", "budget", "strategy"), [
+    ("what can I train on 2 nodes?", (2, "node", None), None),
+    ("16卡能全参训练哪些模型", (16, "card", None), "full"),
+    ("what fits on 4 cards?", (4, "card", None), None),
+    ("lora on 64 DIE: which models?", (64, "die", None), "lora"),
+])
+def test_capacity_lead_counts_per_flavour_and_names_the_few_that_do_not_fit(
+        engine: Engine, text: str, budget: tuple[int, str, str | None],
+        strategy: str | None) -> None:
+    answer = engine.ask(text)
+    lead_line = render_text(engine.knowledge, answer).splitlines()[0]
+    space = oracle.room(*budget)
+    fitting = oracle.capacity(*budget, strategy=strategy)
+    for flavour in space:
+        models = {r.model for r in fitting if any(
+            oracle.fits(r, {flavour: space[flavour]})[fw][flavour]
+            for fw in oracle.frameworks())}
+        assert f" {len(models)}" in lead_line, (flavour, lead_line)
+    if strategy:
+        label = {"full": ("full-parameter", "全参"), "lora": ("LoRA", "LoRA")}[strategy]
+        assert label[0] in lead_line or label[1] in lead_line
+    missing = [m for m in oracle.table_models() if m not in {r.model for r in fitting}]
+    names = [str(oracle.catalogue()[m]["display"]) for m in missing]
+    if 0 < len(missing) <= 3:
+        assert all(n in lead_line for n in names)
+
+
+@pytest.mark.parametrize("budget", ["1 card", "8 cards", "16 DIE", "2 nodes", "64 nodes",
+                                    "512 cards"])
+def test_a_capacity_reply_in_the_terminal_fits_40_lines(engine: Engine, budget: str) -> None:
+    answer = engine.ask(f"what can I train on {budget}?")
+    text = render_text(engine.knowledge, answer)
+    assert len(text.splitlines()) <= 40
+    every = render_text(engine.knowledge, answer, every=True)
+    for entry in answer.rows:
+        assert engine.knowledge.catalogue[entry.model].display in every

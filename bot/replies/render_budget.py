@@ -8,7 +8,7 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.render_words import amount, entry_heading
+from mincards.bot.replies.render_words import amount, entry_heading, seq_short
 from mincards.bot.replies.render_words import join_words as _join
 
 
@@ -47,15 +47,95 @@ def fit_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> str:
     return " · ".join(cells)
 
 
+def _counting(knowledge: Knowledge, answer: Answer) -> list[str]:
+    named = [f for f in answer.frameworks if knowledge.table.framework(f)]
+    return [f for f in knowledge.table.framework_ids if not named or f in named]
+
+
+def fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, int]]:
+    """Per model (biggest first), per flavour, the fewest count among its entries and
+    frameworks that fit the budget there (as the table writes it); a flavour where none fits
+    is left out."""
+    counting = _counting(knowledge, answer)
+    out: dict[str, dict[str, int]] = {m: {} for m in answer.models}
+    for entry in answer.rows:
+        by_framework = answer.fits.get(entry.key, {})
+        for framework in counting:
+            for flavour, fit in by_framework.get(framework, {}).items():
+                count = entry.count(framework, flavour)
+                if fit and count is not None:
+                    low = out[entry.model].get(flavour)
+                    out[entry.model][flavour] = count if low is None else min(low, count)
+    return out
+
+
+def _filters(knowledge: Knowledge, answer: Answer) -> str:
+    """The question's own narrowing, in words: 'full-parameter at 4K with MindSpeed-LLM'."""
+    lang = answer.language
+    parts = []
+    if answer.strategies:
+        parts.append(_join(lang, [knowledge.strategy_label(s, lang) for s in answer.strategies],
+                           "or"))
+    if answer.seq_lens:
+        parts.append(t(lang, "capacity.at", lengths=_join(lang, [
+            seq_short(n) for n in answer.seq_lens], "or")))
+    named = [f for f in answer.frameworks if knowledge.table.framework(f)]
+    if named:
+        parts.append(t(lang, "capacity.with", frameworks=_join(
+            lang, [knowledge.framework_names[f] for f in named], "or")))
+    return t(lang, "capacity.filters", filters=" ".join(parts)) if parts else ""
+
+
+def _pool(knowledge: Knowledge, answer: Answer) -> list[str]:
+    """The models asked about: the table's, or those of the family named ("which qwen")."""
+    models = list(knowledge.table.models())
+    asked = answer.pending
+    if asked is None or not asked.family:
+        return models
+    return [m for m in models if (info := knowledge.catalogue[m]).family == asked.family
+            and asked.versions <= set(info.versions)]
+
+
 def capacity_head(knowledge: Knowledge, answer: Answer) -> str:
+    """How many models fit, flavour by flavour, under the question's own filters; the few
+    that fit nowhere, by name."""
     lang = answer.language
     assert answer.budget is not None
-    args = {"budget": budget_text(knowledge, lang, answer.budget),
-            "room": room_text(knowledge, answer)}
     if not answer.models:
-        return t(lang, "capacity.none", **args)
-    return t(lang, "capacity.count", count=len(answer.models),
-             total=len(knowledge.table.models()), **args)
+        return t(lang, "capacity.none", budget=budget_text(knowledge, lang, answer.budget),
+                 room=room_text(knowledge, answer))
+    fewest = fewest_fitting(knowledge, answer)
+    parts = [t(lang, "capacity.on", flavour=knowledge.flavour_display(fl),
+               amount=amount(knowledge, lang, fl, n),
+               count=sum(1 for by in fewest.values() if fl in by))
+             for fl, n in answer.room.items()]
+    pool = _pool(knowledge, answer)
+    family = answer.pending.family if answer.pending else None
+    said = t(lang, "capacity.count.family" if family else "capacity.count", total=len(pool),
+             filters=_filters(knowledge, answer), parts=t(lang, "capacity.join").join(parts),
+             family=knowledge.vocabulary.families[family].display
+             if family in knowledge.vocabulary.families else family)
+    missing = [m for m in pool if m not in fewest]
+    if 0 < len(missing) <= MAX_NAMED_MISSES:
+        said += t(lang, "sentence_sep") + t(lang, "capacity.misses", names=_join(
+            lang, [knowledge.catalogue[m].display for m in missing]))
+    return said
+
+
+# The models that fit nowhere are named when they are this few.
+MAX_NAMED_MISSES = 3
+
+
+def capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
+    """A line per model, biggest first: its fewest count per flavour that fits."""
+    lang = answer.language
+    lines = []
+    for model, by in fewest_fitting(knowledge, answer).items():
+        cells = [f"{knowledge.flavour_display(fl)} {amount(knowledge, lang, fl, by[fl])}"
+                 for fl in answer.room if fl in by]
+        lines.append(knowledge.catalogue[model].display + t(lang, "colon")
+                     + " · ".join(cells))
+    return lines
 
 
 def capacity_lines(knowledge: Knowledge, answer: Answer) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import bracket_lines, lead
 from mincards.bot.replies.note_text import note_text
-from mincards.bot.replies.render_budget import capacity_lines, compare_lines
+from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_lines
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
@@ -97,9 +97,16 @@ def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     return lines
 
 
-def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None) -> str:
+# A terminal reply for what fits a budget stays within this many lines unless every entry is
+# asked for (`every`, `mincards ask --all`).
+MAX_CAPACITY_LINES = 40
+
+
+def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None,
+                every: bool = False) -> str:
     """The answer as text: the sentence that answers first (as in Slack), then the detail;
-    `opening` is that sentence when the caller has it already."""
+    `opening` is that sentence when the caller has it already; `every`: a capacity answer's
+    every entry, not a line a model."""
     if answer.intent == "help":
         lines: list[str] = []
     else:
@@ -118,10 +125,19 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
         lines.append(t(lang, "lookup.title", model=info.display)
                      + t(lang, "table_name", key=info.key))
         lines += _entries(knowledge, answer, answer.rows)
-    elif answer.intent == "capacity":
+    elif answer.intent == "capacity" and every:
         for model, model_lines in capacity_lines(knowledge, answer).items():
             lines.append(f"- {cat[model].display} ({model})")
             lines += [f"    {line}" for line in model_lines]
+    elif answer.intent == "capacity":
+        # A line a model, biggest first, within the terminal's bound with the notes below.
+        summary = capacity_summary(knowledge, answer)
+        notes = _notes_block(knowledge, answer)
+        room = MAX_CAPACITY_LINES - len(lines) - 1 - (len(notes) + 1 if notes else 0)
+        if len(summary) > room:
+            shown = max(room - 1, 0)
+            summary = [*summary[:shown], t(lang, "capacity.more", count=len(summary) - shown)]
+        lines += ["", *(f"- {line}" for line in summary)]
     elif answer.intent == "compare":
         lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
         for model in answer.models:
