@@ -81,11 +81,16 @@ def test_every_intent_fits_and_pings_nobody(engine: Engine, text: str) -> None:
 
 @pytest.mark.parametrize("text", QUESTIONS)
 def test_the_text_is_the_first_sentence_not_the_whole_answer(engine: Engine, text: str) -> None:
-    payload = message(engine.knowledge, engine.ask(text), question=text)
+    answer = engine.ask(text)
+    payload = message(engine.knowledge, answer, question=text)
     first = payload["blocks"][0]
     assert first["type"] == "section"
     assert payload["text"].replace("*", "") in first["text"]["text"].replace("*", "")
-    assert len(payload["text"]) < 400 and "\n" not in payload["text"]
+    # One sentence; a comparison with no strategy named says one short line per strategy.
+    lines = payload["text"].split("\n")
+    assert all(len(line) < 400 for line in lines)
+    assert len(lines) == 1 or (answer.intent == "compare" and not answer.strategies
+                               and len(lines) == len({s.strategy for s in answer.comparison}))
 
 
 def test_every_model_leads_with_its_fewest_on_each_flavour(engine: Engine) -> None:
@@ -343,13 +348,31 @@ def test_buttons_written_by_the_first_release_still_work(engine: Engine) -> None
     assert [e.key for e in answer.rows] == [("qwen2.5-72b", "lora", 8192)]
 
 
-def test_a_comparison_leads_with_who_needs_fewer_and_each_ones_fewest(engine: Engine) -> None:
+def test_a_comparison_leads_with_the_entry_it_compares_and_each_ones_count(
+        engine: Engine) -> None:
     answer = engine.ask("qwen2.5-32b vs qwen2.5-72b lora")
     lead = message(engine.knowledge, answer)["text"]
-    assert lead.startswith("Qwen2.5-32B needs fewer on Snt9B")
+    # The strategy and length compared, then per flavour each model's count there.
+    assert lead.startswith("LoRA · 4K: Qwen2.5-32B needs fewer on Snt9B")
     for model, display in (("qwen2.5-32b", "Qwen2.5-32B"), ("qwen2.5-72b", "Qwen2.5-72B")):
-        rows = [r for r in oracle.rows() if r.model == model and r.strategy == "lora"]
+        (row,) = oracle.select(model, "lora", 4096)
         for flavour, unit in (("snt9b", "cards"), ("snt9b23", "DIE")):
-            low = min(c for r in rows for (_, fl), c in r.counts.items()
-                      if fl == flavour and c is not None)
-            assert f"{display} from {low} {unit}" in lead
+            low = min(c for (_, fl), c in row.counts.items() if fl == flavour and c is not None)
+            assert f"{display} {low} {unit}" in lead.replace("*", "")
+
+
+def test_a_tie_is_said_first_and_stresses_nothing(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-32b vs qwen2.5-72b lora 8k")
+    payload = message(engine.knowledge, answer)
+    assert payload["text"].startswith("LoRA · 8K: same — both need")
+    table = payload["blocks"][-1]
+    assert table["type"] == "table"
+    assert not [c for row in table["rows"] for c in row if c["type"] == "rich_text"]
+
+
+def test_unnamed_strategies_get_a_line_each_and_bold_only_where_they_differ(
+        engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-7b vs qwen2-7b")
+    text = message(engine.knowledge, answer)["text"]
+    assert [line.split(":")[0].split("：")[0] for line in text.split("\n")] == [
+        "full-parameter · 4K", "LoRA · 4K"]

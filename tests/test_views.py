@@ -65,7 +65,8 @@ def test_home_and_modal_show_any_answer_without_a_table(engine: Engine, question
     for view in (home, modal):
         assert all(b["type"] != "table" for b in view["blocks"])
         lead = message(engine.knowledge, answer)["text"]
-        assert lead.replace("*", "") in json.dumps(view, ensure_ascii=False).replace("*", "")
+        shown = json.dumps(view, ensure_ascii=False).replace("*", "")
+        assert all(line.replace("*", "") in shown for line in lead.split("\n"))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

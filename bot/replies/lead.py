@@ -133,43 +133,58 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
 
 
 def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
-    """Per flavour, which model needs fewer over every entry compared, or that it depends;
-    flavours with the same verdict are said together."""
+    """A line per strategy compared, at its shortest length compared (the asked one when
+    named): per flavour, ties first ("same on Snt9B, both need 8 cards"), then which needs
+    fewer with each model's count."""
     lang = answer.language
     cat = knowledge.catalogue
-    sides: dict[str, list[Side]] = {}
-    for side in answer.comparison:
-        sides.setdefault(side.flavour, []).append(side)
-    if not sides:
+    if not answer.comparison:
         return style.text(t(lang, "compare.none"))
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for fl, those in sides.items():
-        always = set(answer.models).intersection(*(set(s.fewer) for s in those))
-        if len(always) == len(answer.models):
-            verdict: tuple[str, ...] = ("same",)
-        elif always:
-            verdict = ("fewer", *[m for m in answer.models if m in always])
-        else:
-            verdict = ("depends",)
-        groups.setdefault(verdict, []).append(fl)
-    def named(flavour: str) -> str:
-        """'Snt9B', with each model's count when one entry is compared there."""
-        name = knowledge.flavour_display(flavour)
-        key = "compare.count" if len(sides[flavour]) == 1 else "lead.compare.from"
-        counts = []
-        for m in answer.models:
-            known = [c for side in sides[flavour] if (c := side.fewest[m].count) is not None]
-            counts.append(t(lang, key, model=cat[m].display, count=amount(
-                knowledge, lang, flavour, min(known)) if known else t(lang, "not_supported")))
-        return name + t(lang, "lead.compare.counts", counts=t(lang, "list_sep").join(counts))
+    entries: dict[str, tuple[int, list[Side]]] = {}
+    for side in answer.comparison:
+        first = entries.setdefault(side.strategy, (side.seq_len, []))
+        if first[0] == side.seq_len:
+            first[1].append(side)
+    everyone = t(lang, "lead.compare.both" if len(answer.models) == 2 else "lead.compare.all")
+    lines = []
+    for strategy, (seq_len, sides) in entries.items():
+        same = [s for s in sides if len(s.fewer) == len(answer.models)]
+        parts = []
+        for side in same:
+            count = side.fewest[answer.models[0]].count
+            parts.append(t(lang, "lead.compare.same_on", everyone=everyone,
+                           flavour=style.text(knowledge.flavour_display(side.flavour)),
+                           count=style.text(amount(knowledge, lang, side.flavour, count))
+                           if count is not None else t(lang, "not_supported")))
+        for side in sides:
+            if side in same:
+                continue
 
-    parts = []
-    for verdict, flavours in groups.items():
-        names = style.text(join_words(lang, [named(f) for f in flavours]))
-        model = style.strong(style.text(join_words(lang, [cat[m].display for m in verdict[1:]])))
-        parts.append(t(lang, f"lead.compare.{verdict[0]}", flavours=names, model=model))
-    sentence = t(lang, "lead.compare", parts=t(lang, "semicolon").join(parts))
-    return sentence[:1].upper() + sentence[1:]
+            def said(model: str, side: Side = side) -> str:
+                count = side.fewest[model].count
+                text = style.text(t(lang, "compare.count", model=cat[model].display,
+                                    count=amount(knowledge, lang, side.flavour, count)
+                                    if count is not None else t(lang, "not_supported")))
+                return style.strong(text) if model in side.fewer else text
+
+            parts.append(t(lang, "lead.compare.fewer_on",
+                           model=style.text(join_words(lang, [cat[m].display
+                                                              for m in side.fewer])),
+                           flavour=style.text(knowledge.flavour_display(side.flavour)),
+                           counts=t(lang, "list_sep").join(said(m) for m in answer.models)))
+        heading = f"{knowledge.strategy_label(strategy, lang)} · {seq_short(seq_len)}"
+        if len(same) == len(sides):
+            # A tie on every flavour: said once, first.
+            counts = t(lang, "list_sep").join(
+                t(lang, "lead.on", flavour=style.text(knowledge.flavour_display(s.flavour)),
+                  count=style.text(amount(knowledge, lang, s.flavour, count)))
+                for s in same if (count := s.fewest[answer.models[0]].count) is not None)
+            lines.append(t(lang, "lead.compare.all_same", heading=style.text(heading),
+                           everyone=everyone, counts=counts))
+            continue
+        lines.append(t(lang, "lead.compare.line", heading=style.text(heading),
+                       parts=t(lang, "semicolon").join(parts)))
+    return "\n".join(lines)
 
 
 def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:

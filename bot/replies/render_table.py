@@ -78,11 +78,20 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
         for e in entries:
             for fw, by_flavour in answer.fits.get(e.key, {}).items():
                 strong |= {(e.key, fw, fl) for fl, fit in by_flavour.items() if fit}
+    elif answer.intent == "compare":
+        # Each compared entry's fewest, only where the models differ: a tie stresses nothing.
+        by_key = {(e.model, e.strategy, e.seq_len): e for e in entries}
+        for side in answer.comparison:
+            if len(side.fewer) == len(answer.models):
+                continue
+            for model in side.fewer:
+                entry = by_key.get((model, side.strategy, side.seq_len))
+                if entry is not None:
+                    strong |= {(entry.key, fw, side.flavour)
+                               for fw in side.fewest[model].frameworks}
     else:
-        # The fewest the lead names: over all rows, or for a comparison each model's own.
-        groups = ([tuple(e for e in entries if e.model == m) for m in answer.models]
-                  if answer.intent == "compare" else [tuple(entries)])
-        for group in groups:
+        # The fewest the lead names.
+        for group in [tuple(entries)]:
             for low in lows(knowledge, answer, group):
                 strong |= {(e.key, fw, low.flavour) for e in low.entries
                            for fw in low.frameworks if e.count(fw, low.flavour) == low.count}
