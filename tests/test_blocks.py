@@ -376,3 +376,23 @@ def test_unnamed_strategies_get_a_line_each_and_bold_only_where_they_differ(
     text = message(engine.knowledge, answer)["text"]
     assert [line.split(":")[0].split("：")[0] for line in text.split("\n")] == [
         "full-parameter · 4K", "LoRA · 4K"]
+
+
+@pytest.mark.parametrize(("text", "flavour"), [("llama3.2-1b lora", "Snt9B23"),
+                                               ("qwen2vl-2b lora", "Snt9B23")])
+def test_a_count_below_the_unit_is_never_the_bold_number(engine: Engine, text: str,
+                                                         flavour: str) -> None:
+    answer = engine.ask(text)
+    payload = message(engine.knowledge, answer)
+    lead_text = payload["blocks"][0]["text"]["text"]
+    assert "*1 DIE" not in lead_text and "*2 DIE (1 node)*" in lead_text
+    assert "the table lists 1 DIE" in payload["text"]  # the notification says it too
+    # Said once: not again among the warnings.
+    shown = json.dumps(payload["blocks"], ensure_ascii=False)
+    assert "below the 2-DIE unit" not in shown
+
+
+def test_a_likely_source_error_is_never_the_bold_number(engine: Engine) -> None:
+    answer = engine.ask("qwen2-7b")
+    lead_text = message(engine.knowledge, answer)["blocks"][0]["text"]["text"]
+    assert "*1 card" not in lead_text and "likely source error" in lead_text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.answer import Answer, Note
 from mincards.bot.answering.compare import Side, fewest
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
@@ -118,10 +118,29 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
     wheres = {_where(knowledge, lang, low, several) for low in found}
     shared = len(wheres) == 1
     parts = []
+    said: list[str] = []  # each caveat's words once, beside the first number it disowns
     for low in found:
+        caveat = low_caveat(knowledge, answer, low)
+        if caveat is not None and caveat.kind == "die_below_unit":
+            # The count to plan on is the unit; the table's own figure is said beside it.
+            unit = int(caveat.args["unit"])
+            shown = style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,
+                                                             unit)))
+            shown += style.text(t(lang, "lead.below_unit", listed=amount(
+                knowledge, lang, low.flavour, low.count)))
+        elif caveat is not None:
+            # A figure the notes call a likely source error is never the bold answer.
+            words = t(lang, "lead.suspect", heavier=knowledge.strategy_label(
+                caveat.args["heavier"], lang), lighter=knowledge.strategy_label(
+                caveat.args["lighter"], lang))
+            shown = style.text(count_with_nodes(knowledge, lang, low.flavour, low.count)
+                               + ("" if words in said else words))
+            said.append(words)
+        else:
+            shown = style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,
+                                                             low.count)))
         part = t(lang, "lead.on", flavour=style.text(knowledge.flavour_display(low.flavour)),
-                 count=style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,
-                                                                 low.count))))
+                 count=shown)
         if not shared:
             part += style.text(t(lang, "lead.with_each",
                                  where=_where(knowledge, lang, low, several)))
@@ -130,6 +149,31 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
     key = "lead.several" if several else "lead.one"
     return t(lang, key, subject=style.text(subject), counts=t(lang, "list_sep").join(parts),
              where=where)
+
+
+def low_caveat(knowledge: Knowledge, answer: Answer, low: Low) -> Note | None:
+    """The answer's caveat that disowns a lead's number, if any: a count below the flavour's
+    parallel unit (1 DIE), or one from an entry the notes call a likely source error."""
+    info = knowledge.hardware.flavours[low.flavour]
+    if info.min_parallel_unit and low.count < info.min_parallel_unit:
+        return next((n for n in answer.notes if n.kind == "die_below_unit"
+                     and n.args.get("flavour") == low.flavour), None)
+    for note in answer.notes:
+        if note.kind != "suspect_strategy_order":
+            continue
+        if any(e.model == note.args["model"] and e.seq_len == note.args["seq_len"]
+               and e.strategy == note.args["heavier"] for e in low.entries) and (
+                note.args["framework"] in low.frameworks):
+            return note
+    return None
+
+
+def lead_caveats(knowledge: Knowledge, answer: Answer) -> list[Note]:
+    """The caveats a lookup's lead already says beside its numbers: not said again below."""
+    if answer.intent != "lookup" or answer.budget is not None or not answer.rows:
+        return []
+    return [c for low in lows(knowledge, answer, answer.rows)
+            if (c := low_caveat(knowledge, answer, low)) is not None]
 
 
 def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.replies.lead import lead_caveats
 from mincards.bot.replies.note_text import note_text
 
 FOOTER = frozenset({"reference"})
@@ -33,7 +34,8 @@ def split_notes(knowledge: Knowledge, answer: Answer, skip: frozenset[str] = fro
                 ) -> Notes:
     """The answer's notes as sentences, each said once; `skip` leaves out kinds said elsewhere."""
     lang = answer.language
-    shown = [n for n in answer.notes if n.kind not in skip]
+    said = lead_caveats(knowledge, answer)
+    shown = [n for n in answer.notes if n.kind not in skip and n not in said]
     return Notes(
         warnings=_unique([note_text(knowledge, lang, n) for n in shown
                           if n.kind not in FOOTER | INFO]),

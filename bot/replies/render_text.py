@@ -8,7 +8,7 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import bracket_lines, lead
+from mincards.bot.replies.lead import bracket_lines, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_lines
 from mincards.bot.replies.render_plan import plan_lines
@@ -60,7 +60,8 @@ def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str
 
 
 def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
-    notes = answer.notes
+    said = lead_caveats(knowledge, answer)
+    notes = tuple(n for n in answer.notes if n not in said)
     if answer.intent == "not_covered":
         # The reason is the lead's; what the table has is said under it.
         notes = tuple(n for n in notes[1:] if n.kind != "table_has")
