@@ -248,7 +248,10 @@ def test_a_page_too_wide_for_a_table_block_is_written_out_whole(data_copy: Path,
         answer = wide.ask(question)
         payload = message(wide.knowledge, answer, question=question, shareable=True)
         assert_valid_message(payload)
-        assert all(b["type"] != "table" for b in payload["blocks"])
+        if answer.intent != "capacity":  # a row a model fits a table, however wide the page
+            assert all(b["type"] != "table" for b in payload["blocks"])
         shown = json.dumps(payload["blocks"], ensure_ascii=False)
+        if answer.intent == "capacity":
+            continue  # a row a model, its fewest: the entries are a pick away
         for e in answer.rows[:3]:
             assert f"{e.count('trainer_j', 'snt9b')} · " in shown, question

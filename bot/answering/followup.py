@@ -63,8 +63,9 @@ class FollowUp:
             data["m"] = self.model
         if self.context:
             data["c"] = {k: v for k, v in self.context.json().items() if v and k != "language"
-                         # A picked model answers "which one?": the name it asked about goes.
-                         and not (k == "pending" and self.model)}
+                         # A picked model answers "which one?" or opens one model of a list:
+                         # the name asked about and the list go.
+                         and not (k in ("pending", "models") and self.model)}
         if self.page:
             data["p"] = self.page
         if self.show:

@@ -26,14 +26,17 @@ from mincards.bot.replies.blocks import (
     context,
     feedback,
     option,
+    raw_cell,
     section,
     static_select,
     table_characters,
 )
+from mincards.bot.replies.blocks import table as block_table
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead
+from mincards.bot.replies.render_budget import fewest_fitting
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_table import (
@@ -43,6 +46,7 @@ from mincards.bot.replies.render_table import (
     entry_rows,
     layout,
     table_block,
+    unit_name,
     unsupported_line,
 )
 from mincards.bot.replies.render_text import help_text, stand_in_lines
@@ -226,22 +230,23 @@ class MessageBuilder:
         shown, rest_from = self._capacity_page()
         table = None
         extra = [*info]
-        while shown:
-            rows = entry_rows(k, a, [e for e in a.rows if e.model in shown], with_model=True)
-            grid = layout(k, a, rows)
-            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
-            if table is None and len(shown) > 1 and len(numbers) + len(blocks) > (
-                    lim.max_message_blocks - 8):
-                # Too many characters for one table, too many entries for sections: fewer
-                # models on this page, the rest a click away.
-                shown, rest_from = shown[:-1], rest_from - 1
-                continue
-            if table is None and len(shown) > 1 and len(grid.columns) < lim.max_table_cells:
-                shown, rest_from = shown[:-1], rest_from - 1
-                continue
-            blocks += numbers
-            extra.append(unsupported_line(k, self.lang, grid))
-            break
+        if shown:
+            # A row a model, its fewest count per flavour that fits; its entries a pick away.
+            fewest = fewest_fitting(k, a)
+            head = [raw_cell(t(self.lang, "blocks.row_head.capacity")),
+                    *(raw_cell(t(self.lang, "flavour_unit", flavour=k.flavour_display(fl),
+                                 unit=unit_name(k, self.lang, fl))) for fl in a.room)]
+            rows = [[raw_cell(k.catalogue[m].display),
+                     *(raw_cell(str(fewest[m][fl]) if fl in fewest.get(m, {}) else "-")
+                       for fl in a.room)] for m in shown]
+            table = block_table([head, *rows], lim)
+            picks = {m: FollowUp.pick(a, m).encode(lim.max_option_value) for m in shown}
+            if all(len(v) <= lim.max_option_value for v in picks.values()):
+                menu = static_select(CHOOSE_ACTION, t(self.lang, "blocks.pick_model"),
+                                     [("", [option(k.catalogue[m].display, picks[m], lim)
+                                            for m in shown])], lim)
+                blocks.append(section(escape(t(self.lang, "blocks.entries_of")), lim)
+                              | {"accessory": menu})
         if rest_from < len(a.models):
             rest = len(a.models) - rest_from
             blocks += _follow_buttons([(t(self.lang, "blocks.show_rest", count=rest), FollowUp(
