@@ -55,7 +55,13 @@ def _counting(knowledge: Knowledge, answer: Answer) -> list[str]:
 def fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, int]]:
     """Per model (biggest first), per flavour, the fewest count among its entries and
     frameworks that fit the budget there (as the table writes it); a flavour where none fits
-    is left out."""
+    is left out. Worked out once per answer's rows and budget (a whole-table pass)."""
+    key = ("fewest_fitting", answer.models, tuple(e.key for e in answer.rows),
+           tuple(answer.room.items()), answer.frameworks)
+    return knowledge.memoized(key, lambda: _fewest_fitting(knowledge, answer))
+
+
+def _fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, int]]:
     counting = _counting(knowledge, answer)
     out: dict[str, dict[str, int]] = {m: {} for m in answer.models}
     for entry in answer.rows:
@@ -99,6 +105,13 @@ def _pool(knowledge: Knowledge, answer: Answer) -> list[str]:
 def capacity_head(knowledge: Knowledge, answer: Answer) -> str:
     """How many models fit, flavour by flavour, under the question's own filters; the few
     that fit nowhere, by name."""
+    key = ("capacity_head", answer.language, answer.budget, answer.models,
+           tuple(e.key for e in answer.rows), tuple(answer.room.items()), answer.frameworks,
+           answer.strategies, answer.seq_lens, answer.pending)
+    return knowledge.memoized(key, lambda: _capacity_head(knowledge, answer))
+
+
+def _capacity_head(knowledge: Knowledge, answer: Answer) -> str:
     lang = answer.language
     assert answer.budget is not None
     if not answer.models:
@@ -128,6 +141,12 @@ MAX_NAMED_MISSES = 3
 
 def capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
     """A line per model, biggest first: its fewest count per flavour that fits."""
+    key = ("capacity_summary", answer.language, answer.models,
+           tuple(e.key for e in answer.rows), tuple(answer.room.items()), answer.frameworks)
+    return knowledge.memoized(key, lambda: _capacity_summary(knowledge, answer))
+
+
+def _capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
     lang = answer.language
     lines = []
     for model, by in fewest_fitting(knowledge, answer).items():
