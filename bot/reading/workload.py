@@ -18,8 +18,8 @@ from mincards.bot.reading.asked import Workload
 from mincards.bot.reading.phrases import compile_phrases, phrase_pattern
 
 # A number as typed: 1800, 1,000,000, 0.95, or in CJK numerals (两, 二十四).
-_DIGITS = r"(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\+?\d{1,2}(?![\w.]))?)"
-_JOIN = r"\s*(?:[:=]|of|is|at|about|around|~|约|为|是)?\s*"
+_DIGITS = r"(\d{1,3}(?:,\d{3})++(?![\d,])|\d++(?:\.\d++)?(?:e\+?\d{1,2}(?![\w.]))?)"
+_JOIN = r"\s*+(?:[:=]|of|is|at|about|around|~|约|为|是)?\s*+"
 # Large counts of tokens said without a marker are a dataset's total, never a length.
 _TOTAL_AT_LEAST = 10**6
 
@@ -39,12 +39,15 @@ class WorkloadReader:
         self._cjk_number = cjk_number
         cjk = "".join(re.escape(c) for c in (*numbers.cjk_digits, *numbers.cjk_multipliers))
         # Not inside another number: 1,000,000 is read whole, never as its last 000.
-        number = rf"(?:(?<![\w.])(?<!\d,){_DIGITS}|([{cjk or 'x'}]+))"
+        # Possessive runs, each read from its start only: a long run of digits, numerals or
+        # spaces is one step, never retried from inside (linear in the text).
+        number = rf"(?:(?<![\w.])(?<!\d,){_DIGITS}|(?<![{cjk or 'x'}])([{cjk or 'x'}]++))"
         self._scale = {k.lower(): v for k, v in words.scale.items()}
         ascii_scale = [k for k in self._scale if k.isascii()]
         cjk_scale = [k for k in self._scale if not k.isascii()]
-        scale = (rf"\s*(?:({'|'.join(sorted(map(re.escape, ascii_scale), key=len, reverse=True))})"
-                 rf"(?![a-z0-9])|({'|'.join(map(re.escape, cjk_scale)) or 'x'}))?")
+        ascii_alternation = "|".join(sorted(map(re.escape, ascii_scale), key=len, reverse=True))
+        scale = (rf"(?:\s*+(?:({ascii_alternation})(?![a-z0-9])"
+                 rf"|({'|'.join(map(re.escape, cjk_scale)) or 'x'})))?")
         amount = number + scale  # groups: digits, cjk, ascii scale, cjk scale
 
         def p(ws: tuple[str, ...] | list[str]) -> str:
@@ -65,26 +68,26 @@ class WorkloadReader:
             "tokens": phrase_pattern([*words.tokens, *words.total_before]),
             "samples": phrase_pattern(words.samples),
             "epochs": phrase_pattern([*words.epochs, *words.epochs_before]),
-            "hours": rf"[\d{cjk_digits}]\s*{units}",
+            "hours": rf"[\d{cjk_digits}]\s*+{units}",
         }
         self._gate_source = "|".join(f"(?P<{k}>{v})" for k, v in gates.items())
         # Compiled on first use (`_pattern`): a process answering one question compiles only
         # the patterns its words call for. (kind, the gate it needs, the pattern)
         self._sources: list[tuple[str, str, str]] = [
             ("tps", "tps", rf"{p(words.tps_before)}{_JOIN}{amount}"),
-            ("tps", "tps", rf"{amount}\s*{p(words.tps_after)}"),
+            ("tps", "tps", rf"{amount}\s*+{p(words.tps_after)}"),
             ("efficiency", "efficiency",
-             rf"{p(words.efficiency_before)}{_JOIN}{number}\s*(%)?"),
-            ("efficiency", "efficiency", rf"{number}\s*(%)?\s*{p(words.efficiency_after)}"),
-            ("sample_tokens", "tokens", rf"{p(words.per_sample_before)}\s*{amount}\s*{tokens}"),
-            ("sample_tokens", "tokens", rf"{amount}\s*{tokens}\s*{p(words.per_sample_after)}"),
-            ("tokens", "tokens", rf"{p(words.total_before)}\s*{amount}\s*{tokens}?"),
-            ("samples", "samples", rf"{amount}\s*{p(words.samples)}"),
-            ("big_tokens", "tokens", rf"{amount}\s*{tokens}"),
-            ("epochs", "epochs", rf"{number}\s*{p(words.epochs)}"),
+             rf"{p(words.efficiency_before)}{_JOIN}{number}\s*+(%)?"),
+            ("efficiency", "efficiency", rf"{number}\s*+(%)?\s*+{p(words.efficiency_after)}"),
+            ("sample_tokens", "tokens", rf"{p(words.per_sample_before)}\s*+{amount}\s*+{tokens}"),
+            ("sample_tokens", "tokens", rf"{amount}\s*+{tokens}\s*+{p(words.per_sample_after)}"),
+            ("tokens", "tokens", rf"{p(words.total_before)}\s*+{amount}\s*+{tokens}?"),
+            ("samples", "samples", rf"{amount}\s*+{p(words.samples)}"),
+            ("big_tokens", "tokens", rf"{amount}\s*+{tokens}"),
+            ("epochs", "epochs", rf"{number}\s*+{p(words.epochs)}"),
             ("epochs", "epochs", rf"{p(words.epochs_before)}{_JOIN}{number}"),
-            ("deadline", "hours", rf"{p(words.deadline_before)}\s*{number}\s*{units}"),
-            ("deadline", "hours", rf"{number}\s*{units}\s*{p(words.deadline_after)}"),
+            ("deadline", "hours", rf"{p(words.deadline_before)}\s*+{number}\s*+{units}"),
+            ("deadline", "hours", rf"{number}\s*+{units}\s*+{p(words.deadline_after)}"),
         ]
         self._how_long_words = words.how_long
         self._how_long: re.Pattern[str] | None = None
