@@ -245,3 +245,25 @@ def test_a_capacity_reply_in_the_terminal_fits_40_lines(engine: Engine, budget: 
     every = render_text(engine.knowledge, answer, every=True)
     for entry in answer.rows:
         assert engine.knowledge.catalogue[entry.model].display in every
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("mixtral lora", "no LoRA entry"), ("qwen2.5-72b lora 32k context", "only up to seq 8192"),
+    ("qwen2.5-7b DPO", "says nothing about dpo"), ("qwen2.5-32b on VeRL", "no column for VeRL"),
+    ("mixtral 全参 16k", "最长只列到序列长度 8192"),
+])
+def test_not_covered_says_its_reason_first(engine: Engine, text: str, reason: str) -> None:
+    answer = engine.ask(text)
+    assert answer.intent == "not_covered"
+    payload = message(engine.knowledge, answer)
+    assert reason in payload["text"]  # the notification, and the first block
+    assert reason in payload["blocks"][0]["text"]["text"]
+    lines = render_text(engine.knowledge, answer).splitlines()
+    assert reason in lines[0] and ("The table has" in lines[1] or "表中有" in lines[1])
+
+
+def test_a_mixed_verdict_in_chinese(engine: Engine) -> None:
+    text = render_text(engine.knowledge, engine.ask("qwen2.5-72b 16卡够吗"))
+    first, *rest = text.splitlines()
+    assert "可以" in first and "不够" in first and "Qwen2.5-72B" in first
+    assert any(line.startswith("全参 · 8K：不够，最少需要") for line in rest)
