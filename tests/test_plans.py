@@ -283,3 +283,13 @@ def test_a_plan_waits_through_which_one(engine: Engine) -> None:
     assert picked.plan is not None and picked.plan.flavours[0].count == 24
     typed = engine.ask("2.5", context_after(answer, None))
     assert typed.intent == "plan" and typed.models == ("qwen2.5-72b",)
+
+
+@pytest.mark.parametrize(("said", "efficiency", "refused"), [
+    ("efficiency 95", 0.95, False), ("线性加速比 5", 0.9, True), ("efficiency 0", 0.9, True),
+    ("150% efficiency", 0.9, True)])
+def test_an_efficiency_is_a_percentage_only_when_it_reads_as_one(
+        engine: Engine, said: str, efficiency: float, refused: bool) -> None:
+    payload = ask(engine, f"qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, {said}")
+    assert payload["plan"]["efficiency"] == efficiency
+    assert any(n["kind"] == "plan_efficiency_out_of_range" for n in payload["notes"]) == refused

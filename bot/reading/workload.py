@@ -20,6 +20,8 @@ from mincards.bot.reading.phrases import compile_phrases, phrase_pattern
 # A number as typed: 1800, 1,000,000, 0.95, or in CJK numerals (两, 二十四).
 _DIGITS = r"(\d{1,3}(?:,\d{3})++(?![\d,])|\d++(?:\.\d++)?(?:e\+?\d{1,2}(?![\w.]))?)"
 _JOIN = r"\s*+(?:[:=]|of|is|at|about|around|~|约|为|是)?\s*+"
+# An efficiency said without '%' in this range is a percentage ("efficiency 95").
+PLAUSIBLE_PERCENT = (50, 100)
 # Large counts of tokens said without a marker are a dataset's total, never a length.
 _TOTAL_AT_LEAST = 10**6
 
@@ -154,11 +156,12 @@ class WorkloadReader:
                 return None  # "8k tokens": a sequence length, as the numbers pass reads it
             return value
         value = self._value(match.group(1), match.group(2))
-        if value is None or value <= 0:
-            return None
+        if value is None or value < 0 or (value == 0 and kind != "efficiency"):
+            return None  # an efficiency of 0 is read, to be refused with a note
         if kind == "efficiency":
-            # "95%" or "efficiency 95" is a percentage; the answer checks it is in (0, 1].
-            percent = match.group(3) == "%" or value > 1
+            # "95%", or "efficiency 95" (a plausible percentage, 50 to 100), is a percentage;
+            # anything else is taken as said, and the answer checks it is in (0, 1].
+            percent = match.group(3) == "%" or PLAUSIBLE_PERCENT[0] <= value <= PLAUSIBLE_PERCENT[1]
             return value / 100 if percent else value
         if kind == "deadline":
             hours = self._hours.get(re.sub(r"\s+", "", match.group(3)))
