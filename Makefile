@@ -21,6 +21,9 @@ demo: setup
 	$(BIN)/mincards ask "qwen 2.5 72b lora 8k?"
 	@echo
 	$(BIN)/mincards ask "Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡"
+	@echo
+	$(BIN)/mincards ask --short "DeepSeek-R1-Distill-Qwen-32B lora"
+	$(BIN)/mincards ask --short "how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k tokens, 3 epochs at TPS 1800?"
 
 lint: setup
 	$(BIN)/ruff check .
