@@ -144,7 +144,7 @@ def context_of(answer: Answer) -> Context:
                    pending=answer.pending, compare_with=answer.compare_with,
                    strategies=answer.strategies, seq_lens=answer.seq_lens,
                    frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget,
-                   workload=answer.plan.workload if answer.plan else answer.workload,
+                   workload=answer.workload,
                    stand_in=stand_in, quantized=quantized)
 
 

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mincards.bot.answering.budget import needed
 from mincards.bot.facts.hardware import FlavourInfo
 from mincards.bot.facts.table import Entry
-from mincards.bot.reading.asked import Workload
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -59,7 +59,8 @@ class FlavourPlan:
 
 @dataclass(frozen=True)
 class Plan:
-    workload: Workload
+    """What the formula gave; what it was asked with is the answer's `workload`."""
+
     tokens: int | None
     tps: float | None  # one figure for every flavour, when there is one
     tps_source: str | None  # "question" or "data"
@@ -110,7 +111,7 @@ def minimum(rows: Iterable[Entry], frameworks: Sequence[str], flavour: FlavourIn
             count = entry.count(framework, flavour_id)
             if count is None:
                 continue
-            count = max(count, flavour.min_parallel_unit or 1)
+            count = needed(count, flavour)
             if best is None or count < best.count:
                 best = Minimum(count, framework, entry.strategy, entry.seq_len)
     return best

@@ -92,7 +92,7 @@ class Planner:
             missing.append("count_or_deadline")
         figures = {p.tps for p in per if p.tps}
         shared_tps = workload.tps or (figures.pop() if len(figures) == 1 else None)
-        plan = Plan(workload=workload, tokens=tokens, tps=shared_tps,
+        plan = Plan(tokens=tokens, tps=shared_tps,
                     tps_source="question" if workload.tps else ("data" if sources else None),
                     data_source="; ".join(sorted(sources)) or None, efficiency=efficiency,
                     flavours=tuple(per), missing=tuple(missing))

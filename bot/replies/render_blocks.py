@@ -254,22 +254,12 @@ class MessageBuilder:
         return self._finish(blocks, _footer(k, a, lim, extra), table)
 
     def _capacity_page(self) -> tuple[tuple[str, ...], int]:
-        """The models this page shows (at most max_capacity_models, and as many as the table
-        block's rows hold), and where the next page starts."""
+        """The models this page shows (a table row each, at most max_capacity_models), and
+        where the next page starts."""
         models = self.answer.models
         start = min(max(self.page, 0), len(models))
-        table = self.knowledge.table
-        if len(table.framework_ids) * len(table.flavours) < self.lim.max_table_cells:
-            room = self.lim.max_table_rows - 1  # the header row
-        else:  # too wide for a table block: a section an entry, within the message's blocks
-            room = self.lim.max_message_blocks - 12
-        shown: list[str] = []
-        for model in models[start:]:
-            count = sum(1 for e in self.answer.rows if e.model == model)
-            if len(shown) >= self.lim.max_capacity_models or (shown and count > room):
-                break
-            shown.append(model)
-            room -= count
+        size = min(self.lim.max_capacity_models, self.lim.max_table_rows - 1)  # the header row
+        shown = models[start:start + size]
         return tuple(shown), start + len(shown)
 
     def compare(self) -> list[Block]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
+from mincards.bot.reading.asked import Workload
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_words import (
     amount,
@@ -82,7 +83,7 @@ def plan_sentence(knowledge: Knowledge, answer: Answer, strong: Mark, text: Mark
     if not parts:
         return ""
     joined = t(lang, "semicolon").join(parts)
-    deadline = plan.workload.deadline_hours
+    deadline = answer.workload.deadline_hours if answer.workload else None
     if any(side.from_deadline for side in plan.flavours) and deadline:
         sentence = t(lang, "plan.lead.deadline", subject=name, deadline=number(deadline),
                      parts=joined)
@@ -100,8 +101,7 @@ def plan_needs(answer: Answer) -> str:
     return t(lang, "plan.missing", needs=join_words(lang, needs))
 
 
-def _tokens_line(plan: Plan, language: Language) -> str:
-    work = plan.workload
+def _tokens_line(plan: Plan, work: Workload, language: Language) -> str:
     if plan.tokens is None:
         if work.samples is not None:
             return t(language, "plan.formula.samples_only", samples=number(work.samples))
@@ -126,13 +126,14 @@ def plan_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     plan = answer.plan
     if plan is None:
         return []
-    lines = [_tokens_line(plan, lang)]
+    work = answer.workload or Workload()
+    lines = [_tokens_line(plan, work, lang)]
     tokens = number(plan.tokens) if plan.tokens is not None else t(lang, "plan.formula.t")
     for side in plan.flavours:
         flavour = knowledge.flavour_display(side.flavour)
         info = knowledge.hardware.flavours[side.flavour]
         tps = number(side.tps) if side.tps else "TPS"
-        if side.from_deadline and side.count is not None and plan.workload.deadline_hours:
+        if side.from_deadline and side.count is not None and work.deadline_hours:
             from mincards.bot.answering.plan import ROUND_ABOVE  # loaded by the plan itself
 
             rule = t(lang, "plan.formula.rule", above=ROUND_ABOVE)
@@ -140,7 +141,7 @@ def plan_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
                 rule += t(lang, "list_sep") + t(lang, "plan.formula.rule_unit",
                                                 step=info.min_parallel_unit)
             lines.append(t(lang, "plan.formula.count", flavour=flavour, tokens=tokens,
-                           deadline=number(plan.workload.deadline_hours), tps=tps,
+                           deadline=number(work.deadline_hours), tps=tps,
                            efficiency=number(plan.efficiency), raw=side.raw_count,
                            amount=amount(knowledge, lang, side.flavour, side.count), rule=rule))
         count = number(side.count) if side.count is not None else t(lang, "plan.formula.n")
@@ -159,7 +160,7 @@ def plan_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
         lines.append(t(lang, "plan.formula.tps_data", source=plan.data_source))
     elif "tps" in plan.missing:
         lines.append(t(lang, "plan.formula.tps_where"))
-    if plan.workload.efficiency is None:
+    if work.efficiency is None:
         lines.append(t(lang, "plan.formula.efficiency_default", efficiency=number(
             plan.efficiency)))
     return lines
