@@ -26,6 +26,9 @@ _DATE = re.compile(r"^\d{4}$")
 _REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
 # Fuzzy family matching: how many edits a misspelling may have, by its length.
 _MIN_FUZZY_LEN = 4
+# Words remembered per reader with what family they name: a question repeats its words, and a
+# long message made of one word repeated must not cost a fuzzy search per repeat.
+_MAX_REMEMBERED_WORDS = 4096
 # ...or, with the same first letter, how alike by rapidfuzz's ratio (lamma ~ llama is 80).
 _MIN_FUZZY_RATIO = 80
 
@@ -136,6 +139,8 @@ class NameReader:
             for alias in info.aliases:
                 self._aliases[self._alias_key(alias)] = info.key
         self._joining = frozenset(v.joining)
+        self._families_known: dict[str, tuple[str | None, str | None]] = {}
+        self._aliases_known: dict[str, str | None] = {}
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -149,9 +154,25 @@ class NameReader:
         # Separators fold to one '-' but never vanish: 'internvl2.58b' is not InternVL2.5-8B.
         return re.sub(r"[^a-z0-9.]+", "-", name.replace(":", "-")).strip("-")
 
+    def _alias(self, token: str) -> str | None:
+        """The table model a whole token names by one of its aliases (remembered per token)."""
+        if token not in self._aliases_known:
+            if len(self._aliases_known) >= _MAX_REMEMBERED_WORDS:
+                self._aliases_known.clear()
+            self._aliases_known[token] = self._aliases.get(self._alias_key(token))
+        return self._aliases_known[token]
+
     def family_of(self, word: str) -> tuple[str | None, str | None]:
         """(table family, other family) that a word names, reading misspellings of length >= 4."""
-        word = word.replace("-", "")
+        known = self._families_known.get(word)
+        if known is None:
+            known = self._family_of_word(word.replace("-", ""))
+            if len(self._families_known) >= _MAX_REMEMBERED_WORDS:
+                self._families_known.clear()
+            self._families_known[word] = known
+        return known
+
+    def _family_of_word(self, word: str) -> tuple[str | None, str | None]:
         if word in self._family_of:
             return self._family_of[word], None
         if word in self._others:
@@ -290,7 +311,9 @@ class NameReader:
         for index, parts in enumerate(token_parts):
             if index and current is not None:
                 current.quantized += token_tags[index - 1]
-            alias = self._aliases.get(self._alias_key(tokens[index]))
+            if current is None and tokens[index].isdigit():
+                continue  # a plain number with no name before it names nothing (no alias is one)
+            alias = self._alias(tokens[index])
             if alias:
                 current = Mention.naming(self.catalogue[alias], [tokens[index]])
                 mentions.append(current)

@@ -21,6 +21,9 @@ from mincards.bot.reading.phrases import phrase_pattern
 # Stands where a strategy word stood (the filters pass puts it there): "lora 2048" is a length.
 STRATEGY_MARK = "\ue000"
 _NUMBER = r"(\d+(?:\.\d+)?)"
+# Spaces taken whole (possessive): two optional runs of spaces side by side, or a run of CJK
+# numerals tried from each of its characters, would make a pass quadratic in a long run.
+_GAP = r"\s*+"
 _DATES = re.compile(r"(?<![\w.])(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{4}"
                     r"|\d{4}年\s*\d{1,2}月(?:\s*\d{1,2}[日号])?|\d{1,2}月\s*\d{1,2}[日号])"
                     r"|(?<![\w.])\d{1,2}:\d{2}(?::\d{2})?(?![\w])")
@@ -33,6 +36,8 @@ _BARE = re.compile(r"(?<![\w.\-:/])(\d{3,7})(?![\w.\-:])")
 class Numbers:
     seq_lens: list[int] = field(default_factory=list)
     budgets: list[tuple[int, BudgetUnit]] = field(default_factory=list)
+    # Amounts of hardware that cannot be one ("-5 cards", "0 nodes"): said back, never used.
+    refused_budgets: list[tuple[int, BudgetUnit]] = field(default_factory=list)
     text: str = ""
 
 
@@ -51,18 +56,22 @@ class NumberReader:
         self._digits = dict(numbers.cjk_digits)
         self._multipliers = dict(numbers.cjk_multipliers)
         cjk = "".join(re.escape(c) for c in (*self._digits, *self._multipliers)) or r"\x00"
-        count = (rf"(?:(?<![\w.])(\d+)|(?<![a-z0-9])({_alternation(self._words)})(?![a-z0-9])"
-                 rf"|([{cjk}]+))")
+        # A minus before digits is kept, to say "-5 cards" is no budget rather than read 5.
+        count = (rf"(?:(?<![\w.])(-\s*+)?(\d+)"
+                 rf"|(?<![a-z0-9])({_alternation(self._words)})(?![a-z0-9])"
+                 rf"|(?<![{cjk}])([{cjk}]++))")
         self._budget_unit: dict[str, BudgetUnit] = {}
         units_words: tuple[tuple[BudgetUnit, tuple[str, ...]], ...] = (
             ("card", vocabulary.budget.card), ("die", vocabulary.budget.die),
-            ("node", vocabulary.budget.node))
+            ("node", vocabulary.budget.node), ("ascend", vocabulary.budget.ascend))
         for unit, words in units_words:
             for word in words:
                 self._budget_unit.setdefault(re.sub(r"[\s_-]+", "", word.lower()), unit)
-        units = phrase_pattern(list(self._budget_unit)) if self._budget_unit else r"(?!x)x"
+        # The words as written: "ascend npus" must outrun "ascend" with its space in it.
+        units = phrase_pattern([w for _, words in units_words for w in words])
         # "2 Snt9B23 nodes": the flavour word is already blanked, so spaces may stand between.
-        self._budget = re.compile(rf"{count}\s*(?:more\s+|x\s*)?({units})")
+        # "8*Ascend" and "8 x cards": a times sign may stand between.
+        self._budget = re.compile(rf"{count}{_GAP}(?:more\s++|[x*×]{_GAP})?({units})")
         other_units = phrase_pattern(numbers.other_units)
         currency = "".join(re.escape(c) for c in numbers.currency) or r"\x00"
         self._other_after = re.compile(
@@ -70,16 +79,16 @@ class NumberReader:
             rf"|[{currency}]\s*{_NUMBER}\s*(?:[kmb]|[万亿千])?"
             rf"|(?<![\w.]){_NUMBER}\s*[mbt]\s*tokens?(?![a-z])")
         self._other_before = re.compile(
-            rf"(?:{phrase_pattern(numbers.other_keywords)})\s*(?:[:=]|of|is|为|是)?\s*"
+            rf"(?:{phrase_pattern(numbers.other_keywords)}){_GAP}(?:(?:[:=]|of|is|为|是){_GAP})?"
             rf"{_NUMBER}\s*[km]?(?![a-z0-9])")
         seq = vocabulary.sequence
         self._seq_before = re.compile(
-            rf"(?:{phrase_pattern(seq.keywords)})\s*(?:[:=\-]|is|of|at|为|是)?\s*{_NUMBER}\s*"
-            r"(k)?(?![a-z0-9])")
+            rf"(?:{phrase_pattern(seq.keywords)}){_GAP}(?:(?:[:=\-]|is|of|at|为|是){_GAP})?"
+            rf"{_NUMBER}\s*(k)?(?![a-z0-9])")
         self._seq_after = re.compile(
-            rf"(?<![\w.]){_NUMBER}\s*(k)?\s*(?:{phrase_pattern(seq.after)})")
+            rf"(?<![\w.]){_NUMBER}{_GAP}(?:(k){_GAP})?(?:{phrase_pattern(seq.after)})")
         self._after_strategy = re.compile(
-            rf"{STRATEGY_MARK}\s*(?:at|@|with|,|:|=|for)?\s*(\d{{3,7}})(?![\w.])")
+            rf"{STRATEGY_MARK}{_GAP}(?:(?:at|@|with|,|:|=|for){_GAP})?(\d{{3,7}})(?![\w.])")
 
     def cjk_number(self, text: str) -> int | None:
         """一 -> 1, 十六 -> 16, 三十二 -> 32, 两 -> 2, 一百二十八 -> 128."""
@@ -97,9 +106,11 @@ class NumberReader:
         return total + (digit or 0)
 
     def _count(self, match: re.Match[str]) -> int | None:
-        digits, word, cjk = match.group(1), match.group(2), match.group(3)
+        minus, digits, word, cjk = match.group(1, 2, 3, 4)
         if digits:
-            return int(digits)
+            if len(digits) > 7:
+                return None  # no budget of ten million cards: a number pasted, not counted
+            return -int(digits) if minus else int(digits)
         if word:
             return self._words.get(word.lower())
         return self.cjk_number(cjk) if cjk else None
@@ -118,9 +129,12 @@ class NumberReader:
 
         def budget(match: re.Match[str]) -> str:
             count = self._count(match)
-            unit = self._budget_unit.get(re.sub(r"[\s_-]+", "", match.group(4)))
-            if count and unit and count < 10**6:
-                out.budgets.append((count, unit))
+            unit = self._budget_unit.get(re.sub(r"[\s_-]+", "", match.group(5)))
+            if count is not None and unit:
+                if 0 < count < 10**6:
+                    out.budgets.append((count, unit))
+                elif count <= 0:
+                    out.refused_budgets.append((count, unit))
             return " "
 
         text = self._budget.sub(budget, text)
