@@ -79,7 +79,7 @@ class Context:
         return cls(kind=data["kind"], language=data["language"],
                    models=texts("models", None), pending=NameParts.from_json(data.get("pending")),
                    compare_with=texts("compare_with", None), strategies=texts("strategies"),
-                   seq_lens=tuple(n for n in lengths[:10] if isinstance(n, int) and 0 < n < 10**7)
+                   seq_lens=tuple(n for n in lengths[:10] if type(n) is int and 0 < n < 10**7)
                    if isinstance(lengths, list) else (),
                    frameworks=texts("frameworks"), flavours=texts("flavours"),
                    budget=Budget.from_json(data.get("budget")),

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
+from mincards.bot import shallow_json
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.conversation import Context, context_after, context_of
 from mincards.bot.language import LANGUAGES, Language
@@ -85,7 +86,7 @@ class FollowUp:
     def decode(cls, value: str) -> FollowUp | None:
         """None for anything that is not a value we wrote (a forged or stale button)."""
         try:
-            data = json.loads(value)
+            data = shallow_json.loads(value)
         except (TypeError, ValueError):
             return None
         if not isinstance(data, dict) or data.get("l") not in LANGUAGES:
@@ -108,4 +109,4 @@ class FollowUp:
             return None
         return cls(language=data["l"], model=model[:80] if isinstance(model, str) else None,
                    text=text[:MAX_TEXT] if isinstance(text, str) else None, context=context,
-                   page=page if isinstance(page, int) and 0 < page < 10_000 else 0, show=show)
+                   page=page if type(page) is int and 0 < page < 10_000 else 0, show=show)

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from mincards.bot import shallow_json
 from mincards.bot.answering.answer import INTENTS, Answer
 
 Vote = Literal["up", "down"]
@@ -34,7 +35,7 @@ class Feedback:
     def decode(cls, value: str) -> Feedback | None:
         """None for a value this bot did not write."""
         try:
-            data = json.loads(value)
+            data = shallow_json.loads(value)
         except (TypeError, ValueError):
             return None
         if not isinstance(data, dict):

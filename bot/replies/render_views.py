@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from mincards.bot import shallow_json
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
@@ -142,8 +143,9 @@ class ModalAnswer:
 def read_modal(view: Any) -> ModalAnswer:
     """The submitted form's values, whatever shape they arrive in (missing parts are None)."""
     view = view if isinstance(view, dict) else {}
+    raw = view.get("private_metadata")
     try:
-        meta = json.loads(view.get("private_metadata") or "{}")
+        meta = shallow_json.loads(raw) if isinstance(raw, str) and raw else {}
     except ValueError:
         meta = {}
     language: Language = "zh" if isinstance(meta, dict) and meta.get("l") == "zh" else "en"
@@ -164,5 +166,7 @@ def read_modal(view: Any) -> ModalAnswer:
     seq = picked(SEQ_INPUT)
     return ModalAnswer(language=language, model=picked(MODEL_INPUT),
                        strategy=picked(STRATEGY_INPUT),
-                       seq_len=int(seq) if seq and seq.isdigit() and len(seq) < 8 else None,
+                       # isascii: '²' and '①' are digits to isdigit, and not to int.
+                       seq_len=int(seq) if seq and seq.isascii() and seq.isdigit()
+                       and len(seq) < 8 else None,
                        budget=(picked(BUDGET_INPUT) or "").strip()[:200])
