@@ -2,7 +2,8 @@
 
 Cards are physical cards: N cards are N on a flavour counted in cards and N x die_per_card DIE on
 one counted in DIE. N DIE count only on flavours counted in DIE. N nodes are N x per_node on
-each flavour. A flavour the question names narrows the budget to it. An entry fits when its
+each flavour. N*Ascend, as the page writes counts, is N in each flavour's own unit. A flavour
+the question names narrows the budget to it. An entry fits when its
 count, raised to the flavour's smallest parallel unit (1 DIE is 2 in practice), is within.
 """
 
@@ -30,6 +31,8 @@ def capacity(budget: Budget, hardware: Hardware, flavours: Iterable[str]) -> dic
             out[flavour] = budget.count
         elif budget.unit == "node":
             out[flavour] = budget.count * info.per_node
+        elif budget.unit == "ascend":
+            out[flavour] = budget.count
     return out
 
 

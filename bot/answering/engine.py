@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from typing import Literal
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.conversation import Context, continue_question, replay
@@ -15,6 +17,9 @@ from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget
 from mincards.bot.reading.names import NameReader
 from mincards.bot.reading.question import Question, QuestionReader
+
+BudgetProblem = Literal["unit", "not_positive", "unread"]
+_BARE_COUNT = re.compile(r"([0-9]+)")
 
 
 class Engine:
@@ -64,6 +69,20 @@ class Engine:
     def read_budget(self, text: str) -> Budget | None:
         """A budget typed on its own ("8 cards", "2台"), as a question would read it."""
         return self.questions.read(text).budget
+
+    def budget_problem(self, text: str) -> tuple[BudgetProblem, int | None] | None:
+        """Why a budget typed on its own is not one: a bare number ("unit": cards, DIE or
+        nodes?, with the number), one that is not positive, or one not read at all. None when
+        it reads as a budget."""
+        question = self.questions.read(text)
+        if question.budget is not None:
+            return None
+        if question.refused_budget is not None:
+            return "not_positive", None
+        bare = _BARE_COUNT.fullmatch(text.strip())
+        if bare and len(bare.group(1)) < 7:
+            return "unit", int(bare.group(1))
+        return "unread", None
 
     def form(self, language: Language, model: str, strategies: tuple[str, ...] = (),
              seq_lens: tuple[int, ...] = (), budget: Budget | None = None) -> Answer:

@@ -113,12 +113,14 @@ class Quantities:
 
 @dataclass(frozen=True, kw_only=True)
 class BudgetWords:
-    """Units after a number that make it an amount of hardware: cards, DIE or nodes."""
+    """Units after a number that make it an amount of hardware: cards, DIE, nodes, or Ascend
+    (the page's own "8*Ascend": each flavour's unit, cards on Snt9B and DIE on Snt9B23)."""
 
     __pydantic_config__ = STRICT_KEYS
     card: tuple[str, ...] = ()
     die: tuple[str, ...] = ()
     node: tuple[str, ...] = ()
+    ascend: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-BudgetUnit = Literal["card", "die", "node"]
-BUDGET_UNITS: tuple[BudgetUnit, ...] = ("card", "die", "node")
+# "ascend": the page's own notation (8*Ascend), each flavour's unit (cards or DIE).
+BudgetUnit = Literal["card", "die", "node", "ascend"]
+BUDGET_UNITS: tuple[BudgetUnit, ...] = ("card", "die", "node", "ascend")
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Budget:
         if not isinstance(data, dict):
             return None
         count, unit, flavour = data.get("count"), data.get("unit"), data.get("flavour")
-        if not isinstance(count, int) or not 0 < count < 10**6 or unit not in BUDGET_UNITS:
+        if type(count) is not int or not 0 < count < 10**6 or unit not in BUDGET_UNITS:
             return None
         return cls(count, unit, flavour if isinstance(flavour, str) else None)
 

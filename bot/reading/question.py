@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.language import Language, language_of
-from mincards.bot.reading.asked import Budget, NameParts, Workload
+from mincards.bot.reading.asked import Budget, BudgetUnit, NameParts, Workload
 from mincards.bot.reading.filters import FilterReader
 from mincards.bot.reading.names import Mention, NameReader
 from mincards.bot.reading.normalize import Normalizer
@@ -37,6 +37,8 @@ class Question:
     flavours: set[str] = field(default_factory=set)
     uncovered_stage: str | None = None
     budget: Budget | None = None
+    # An amount of hardware that cannot be one ("-5 cards"): said back, never a budget.
+    refused_budget: tuple[int, BudgetUnit] | None = None
     wants_list: bool = False
     wants_help: bool = False
     wants_capacity: bool = False
@@ -95,6 +97,8 @@ class QuestionReader:
             count, unit = numbers.budgets[0]
             flavour = next(iter(question.flavours)) if len(question.flavours) == 1 else None
             question.budget = Budget(count, unit, flavour)
+        elif numbers.refused_budgets:
+            question.refused_budget = numbers.refused_budgets[0]
         text = numbers.text
         question.wants_capacity = bool(self._capacity.search(text))
         question.wants_list = bool(self._list.search(text))

@@ -49,6 +49,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "budget.card": "{count} {cards}",
         "budget.die": "{count} DIE",
         "budget.node": "{count} {nodes}",
+        "budget.ascend": "{count}*Ascend",
         "budget.on": "{budget} on {flavour}",
         "room": "{amount} on {flavour}",
         "verdict.yes": "Yes — {model} fits {places}.",
@@ -93,6 +94,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.count": "{model} {count}",
         "vs": " vs ",
         "note.budget_covers_nothing": "A budget in {unit} counts on none of this table's flavours.",
+        "note.budget_not_positive": "{amount} is not a budget: a budget is a positive number "
+                                    "of cards, DIE or nodes, so I answered without one.",
         "note.no_model": "I didn't find a model name in that.",
         "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
                           "only: adjust to your job.",
@@ -199,6 +202,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.budget.hint": "e.g. 8 cards, 2 nodes or 16 DIE",
         "modal.any": "Any",
         "modal.budget.unread": "Say it like 8 cards, 2 nodes or 16 DIE.",
+        "modal.budget.unit": "{count} what: cards, DIE or nodes? (e.g. {count} cards)",
+        "modal.budget.not_positive": "A budget is a positive number of cards, DIE or nodes.",
         "modal.private": "Only you can see this answer.",
         "shortcut.no_text": "That message has no text to read a model name from.",
         "stand_in.same": "{asked} is not in the table; it has {model}'s architecture, and {lead}",
@@ -318,6 +323,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "budget.card": "{count} 卡",
         "budget.die": "{count} DIE",
         "budget.node": "{count} 台",
+        "budget.ascend": "{count}*Ascend",
         "budget.on": "{flavour} 上 {budget}",
         "room": "{flavour} {amount}",
         "verdict.yes": "可以——{model} {places}。",
@@ -360,6 +366,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.count": "{model} {count}",
         "vs": " 对比 ",
         "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
+        "note.budget_not_positive": "{amount} 不是预算：预算应是正数的卡、DIE 或节点，"
+                                    "因此按没有预算回答。",
         "note.no_model": "没有在问题中找到模型名。",
         "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
                           "可按实际任务调整。",
@@ -454,6 +462,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "modal.budget.hint": "例如 8卡、2台 或 16 DIE",
         "modal.any": "不限",
         "modal.budget.unread": "请写成 8卡、2台 或 16 DIE 这样的形式。",
+        "modal.budget.unit": "{count} 是卡、DIE 还是节点？（例如 {count}卡）",
+        "modal.budget.not_positive": "预算应是正数的卡、DIE 或节点。",
         "modal.private": "只有你能看到这个答案。",
         "shortcut.no_text": "这条消息没有可以读出模型名的文字。",
         "stand_in.same": "表中没有 {asked}；它与 {model} 架构相同，{lead}",

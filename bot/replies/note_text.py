@@ -36,6 +36,10 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["unit_name"] = info.unit
         args["unit_cards"] = t(language, "card_count", n=cards,
                                word=plural(language, cards, "card", "cards"))
+    if note.kind == "budget_not_positive":
+        count = int(args["count"])
+        args["amount"] = t(language, f"budget.{args['unit']}", count=count,
+                           cards=t(language, "cards"), nodes=t(language, "nodes"))
     if note.kind == "strategy_not_listed":
         args["strategies"] = "/".join(label(s) for s in args["strategies"])
     if note.kind == "stage_not_covered":
