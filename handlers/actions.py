@@ -76,8 +76,9 @@ def register(app: AsyncApp, services: Services) -> None:
         ephemeral = bool(container.get("is_ephemeral"))
         answer = await services.conversations.follow(
             _conversation(context, container, ephemeral), follow)
-        payload = message(knowledge, answer, question=follow.text or follow.model or "",
-                          shareable=ephemeral and answer.intent != "help", page=follow.page)
+        payload = await services.answering.run(lambda: message(
+            knowledge, answer, question=follow.text or follow.model or "",
+            shareable=ephemeral and answer.intent != "help", page=follow.page))
         channel, ts = container.get("channel_id"), container.get("message_ts")
         if not ephemeral and channel and ts:
             await client.chat_update(channel=channel, ts=ts, **payload)
@@ -97,10 +98,11 @@ def register(app: AsyncApp, services: Services) -> None:
         follow = _follow_up(action)
         if follow is None:
             return
-        answer = services.engine.follow(follow)
+        answer = await services.answering.answer(lambda: services.engine.follow(follow))
         user = _dict(body.get("user")).get("id")
-        payload = message(knowledge, answer, question=follow.text or "",
-                          asked_by=user if isinstance(user, str) and user else None)
+        payload = await services.answering.run(lambda: message(
+            knowledge, answer, question=follow.text or "",
+            asked_by=user if isinstance(user, str) and user else None))
         channel = _dict(body.get("channel")).get("id") or _dict(body.get("container")).get(
             "channel_id")
         url = body.get("response_url")

@@ -12,14 +12,21 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.answering.engine import Engine
 from mincards.handlers import actions, commands, direct_messages, home, mentions, shortcuts
+from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
 from mincards.handlers.dedupe import dedupe_middleware
 from mincards.handlers.inflight import InFlight
-from mincards.handlers.replies import TIMEOUT_SECONDS, http_session, retry_handlers
+from mincards.handlers.observe import observe_middleware
+from mincards.handlers.replies import (
+    TIMEOUT_SECONDS,
+    CountingWebClient,
+    SlackUnreachable,
+    http_session,
+    retry_handlers,
+)
 from mincards.handlers.services import Services
 from mincards.handlers.settings import Settings
 from mincards.handlers.state import State, make_state
@@ -58,7 +65,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     state = state or make_state(settings.redis)
     socket = settings.mode(mode) == "socket"
     session = http_session()  # needs the running loop: create_app is called inside it
-    client = AsyncWebClient(token=settings.slack_bot_token.get_secret_value(),
+    client = CountingWebClient(token=settings.slack_bot_token.get_secret_value(),
                             base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
                             session=session, retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret
@@ -67,8 +74,10 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    # Socket Mode messages are not signed; HTTP requests always are checked.
                    request_verification_enabled=not socket,
                    logger=BOLT_LOG)
+    app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
-    services = Services(engine, Conversations(engine, state), inflight or InFlight(), session)
+    services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
+                        session)
     for surface in SURFACES:
         surface.register(app, services)
 
@@ -86,6 +95,9 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                       getattr(response, "api_url", "a call"), _kind(body),
                       response.get("error") if hasattr(response, "get") else "?",
                       getattr(response, "status_code", "?"))
+            return
+        if isinstance(error, SlackUnreachable):
+            log.error("while handling %s: %s", _kind(body), error)
             return
         log.error("failed to handle %s: %s: %s", _kind(body), type(error).__name__, error)
         log.debug("the failure in full", exc_info=error)

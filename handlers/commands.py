@@ -38,8 +38,8 @@ async def reply_privately(services: Services, client: AsyncWebClient, payload: d
         except SlackApiError as exc:  # e.g. the bot is not in that channel
             log.warning("chat.postEphemeral failed too (%s); the answer is lost",
                         exc.response.get("error"))
-        except Exception:  # Slack down after retries
-            log.exception("chat.postEphemeral failed too; the answer is lost")
+        except Exception as exc:  # Slack down after retries
+            log.error("chat.postEphemeral failed too (%s); the answer is lost", exc)
         return
     log.warning("no response URL that worked and no channel and user; nowhere to reply")
 
@@ -53,12 +53,16 @@ def register(app: AsyncApp, services: Services) -> None:
                              client: AsyncWebClient) -> None:
         await ack()  # before anything else: Slack gives a command three seconds
         question = from_slack(str(command.get("text") or ""))
-        answer = services.engine.ask(question)
-        if answer.intent == "help" and (not question.strip() or answer.note("no_model") is None):
-            # `/mincards` alone, or `/mincards help`: how to use it, and the other ways in.
-            payload = slash_help(language_of(question), COMMAND)
-        else:
-            payload = message(knowledge, answer, question=question,
-                              shareable=answer.intent != "help")
+        answer = await services.answering.answer(lambda: services.engine.ask(question))
+
+        def render() -> dict[str, Any]:
+            if answer.intent == "help" and (not question.strip()
+                                            or answer.note("no_model") is None):
+                # `/mincards` alone, or `/mincards help`: how to use it, and the other ways in.
+                return slash_help(language_of(question), COMMAND)
+            return message(knowledge, answer, question=question,
+                           shareable=answer.intent != "help")
+
+        payload = await services.answering.run(render)
         await reply_privately(services, client, payload, command.get("response_url"),
                               command.get("channel_id"), command.get("user_id"))

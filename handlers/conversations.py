@@ -12,6 +12,7 @@ from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.conversation import context_after
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.followup import FollowUp
+from mincards.handlers.answering import Answering
 from mincards.handlers.state import State
 
 
@@ -21,20 +22,21 @@ def conversation_key(context: AsyncBoltContext, channel: str, thread: str | None
 
 
 class Conversations:
-    def __init__(self, engine: Engine, state: State) -> None:
+    def __init__(self, engine: Engine, state: State, answering: Answering) -> None:
         self.engine = engine
         self.state = state
+        self.answering = answering
 
     async def ask(self, key: str, question: str) -> Answer:
         """Answer in this conversation, and remember what was asked for the next question."""
         previous = await self.state.context(key)
-        answer = self.engine.ask(question, previous)
+        answer = await self.answering.answer(lambda: self.engine.ask(question, previous))
         await self.state.remember(key, context_after(answer, previous))
         return answer
 
     async def follow(self, key: str | None, follow: FollowUp) -> Answer:
         """Answer a button; a button in a DM or thread moves that conversation on."""
-        answer = self.engine.follow(follow)
+        answer = await self.answering.answer(lambda: self.engine.follow(follow))
         if key is not None:
             await self.state.remember(key, context_after(answer, await self.state.context(key)))
         return answer

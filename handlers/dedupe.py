@@ -11,7 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt import BoltResponse
+from slack_bolt.context.async_context import AsyncBoltContext
 
+from mincards.handlers.observe import DUPLICATE
 from mincards.handlers.state import State
 
 log = logging.getLogger(__name__)
@@ -21,11 +23,12 @@ def dedupe_middleware(state: State) -> Callable[..., Awaitable[Any]]:
     """Bolt middleware: an event id seen before (here, or in Redis by any process) gets a
     quiet 200 and no second answer."""
 
-    async def skip_repeated_events(body: dict[str, Any],
+    async def skip_repeated_events(body: dict[str, Any], context: AsyncBoltContext,
                                    next: Callable[[], Awaitable[Any]]) -> Any:
         event_id = body.get("event_id")
         if (body.get("type") == "event_callback" and isinstance(event_id, str) and event_id
                 and not await state.first_time(event_id)):
+            context[DUPLICATE] = True
             log.info("event %.40s delivered again; already answered", event_id)
             return BoltResponse(status=200, body="")
         return await next()

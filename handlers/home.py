@@ -46,6 +46,7 @@ def register(app: AsyncApp, services: Services) -> None:
         if follow is None or not isinstance(user, str):
             log.warning("ignored a Home menu pick this bot did not write")
             return
-        answer = services.engine.follow(follow)
-        await client.views_publish(user_id=user,
-                                   view=home_view(knowledge, follow.language, answer))
+        answer = await services.answering.answer(lambda: services.engine.follow(follow))
+        view = await services.answering.run(
+            lambda: home_view(knowledge, follow.language, answer))
+        await client.views_publish(user_id=user, view=view)

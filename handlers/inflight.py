@@ -14,6 +14,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
+from mincards.handlers import metrics
+
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,9 +39,11 @@ class InFlight:
             task = asyncio.current_task()
             if task is not None:
                 self._tasks.add(task)
+            started = time.monotonic()
             try:
                 return await listener(*args, **kwargs)
             finally:
+                metrics.reply_seconds(time.monotonic() - started)
                 if task is not None:
                     self._tasks.discard(task)
 

@@ -1,12 +1,23 @@
-"""Logging for the bot: one format, and no secret ever written, whoever logs it."""
+"""Logging for the bot: one format (human text, or one JSON object a line with LOG_FORMAT=json),
+no secret ever written, whoever logs it, and nothing a client can cause written more than once a
+minute per kind.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any, Literal
 
 _TOKEN = re.compile(r"xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+")
 REDACTED = "[redacted]"
+NOTICE_SECONDS = 60.0
+LogFormat = Literal["text", "json"]
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class RedactSecrets(logging.Filter):
@@ -31,10 +42,69 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def configure_logging(level: str, secrets: list[str]) -> None:
+class Notices:
+    """Things clients cause (connections over the limit, malformed requests, bad signatures):
+    counted, and logged at most once a minute per kind, with how many there were."""
+
+    def __init__(self, logger: logging.Logger, every: float = NOTICE_SECONDS) -> None:
+        self.logger = logger
+        self.every = every
+        self._counts: dict[str, int] = {}
+        self._logged: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def note(self, kind: str, message: str, *args: object) -> None:
+        now = time.monotonic()
+        with self._lock:
+            count = self._counts.get(kind, 0) + 1
+            if now - self._logged.get(kind, -self.every) < self.every:
+                self._counts[kind] = count
+                return
+            self._counts[kind] = 0
+            self._logged[kind] = now
+        suffix = f" ({count} since the last such line)" if count > 1 else ""
+        self.logger.warning(message + suffix, *args)
+
+
+NOTICES = Notices(logging.getLogger("mincards.clients"))
+
+
+class _ClientCaused(logging.Filter):
+    """aiohttp's server logs a full traceback for every request it cannot parse (both
+    Content-Length and Transfer-Encoding, a body cut short): a stranger could fill the disk.
+    Those become counted notices, once a minute."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        what = type(error).__name__ if error is not None else record.getMessage()[:60]
+        NOTICES.note("malformed", "refused a request the HTTP parser could not read (%s)", what)
+        return False
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line, for log shippers: time, level, logger, message (and the
+    exception, when there is one, as one string)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname, "logger": record.name, "message": record.getMessage()}
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(level: str, secrets: list[str], log_format: LogFormat = "text") -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     handler.addFilter(RedactSecrets(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    server = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, _ClientCaused) for f in server.filters):
+        server.addFilter(_ClientCaused())

@@ -6,17 +6,24 @@ at once while new requests are acknowledged.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 from typing import Any
 
 import aiohttp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
     AsyncServerErrorRetryHandler,
 )
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 from slack_sdk.webhook.async_client import AsyncWebhookClient
+
+from mincards.handlers import metrics
 
 # Bounded: a reply that cannot get through after this is logged and dropped, never looped on.
 RATE_LIMIT_RETRIES = 3
@@ -25,6 +32,8 @@ CONNECTION_RETRIES = 2
 TIMEOUT_SECONDS = 10
 
 log = logging.getLogger(__name__)
+# Web API method names as Slack spells them: anything else is not a metrics label.
+_METHOD = re.compile(r"[a-z]+(?:\.[a-zA-Z]+){1,3}")
 
 
 def retry_handlers() -> list[AsyncRetryHandler]:
@@ -53,10 +62,46 @@ async def post_to_response_url(url: str, payload: dict[str, Any],
                                 retry_handlers=retry_handlers())
     try:
         response = await client.send_dict(payload)
-    except Exception:  # a network failure after retries: log it with its cause, keep serving
-        log.exception("response URL post failed")
+    except Exception as exc:  # a network failure after retries: one line with its cause
+        metrics.slack_call("response_url", "unreachable")
+        log.error("response URL post failed: %s", failure(exc))
         return False
     if response.status_code != 200:
+        metrics.slack_call("response_url", f"http_{response.status_code // 100}xx")
         log.error("response URL answered %s: %.200s", response.status_code, response.body)
         return False
+    metrics.slack_call("response_url", "ok")
     return True
+
+
+def failure(exc: BaseException) -> str:
+    """A network failure in a few words: its kind, and its message when it has one (a
+    timeout has none)."""
+    if isinstance(exc, TimeoutError | asyncio.TimeoutError):
+        return f"no answer within {TIMEOUT_SECONDS} s"
+    detail = str(exc).strip()
+    return f"{type(exc).__name__}: {detail[:160]}" if detail else type(exc).__name__
+
+
+class SlackUnreachable(Exception):
+    """A Web API call that got no answer from Slack (after its retries); the message names
+    the method and the cause, in one line."""
+
+
+class CountingWebClient(AsyncWebClient):
+    """slack_sdk's client, counting each Web API call by method and outcome (metrics), and
+    turning a network failure into one SlackUnreachable that names the method."""
+
+    async def api_call(self, api_method: str, **kwargs: Any) -> AsyncSlackResponse:
+        method = api_method if _METHOD.fullmatch(api_method) else "other"
+        try:
+            response = await super().api_call(api_method, **kwargs)
+        except SlackApiError as exc:
+            error = exc.response.get("error") if hasattr(exc.response, "get") else None
+            metrics.slack_call(method, "ratelimited" if error == "ratelimited" else "error")
+            raise
+        except Exception as exc:
+            metrics.slack_call(method, "unreachable")
+            raise SlackUnreachable(f"{method} failed: {failure(exc)}") from exc
+        metrics.slack_call(method, "ok")
+        return response

@@ -22,19 +22,32 @@ log = logging.getLogger(__name__)
 
 def _http(settings: Settings, engine: Engine) -> int:
     from gunicorn.app.base import BaseApplication
+    from gunicorn.glogging import Logger
 
     from mincards.handlers.app import create_app
+    from mincards.handlers.connections import Room, connection_bound, raise_file_limit
+    from mincards.handlers.logs import NOTICES
     from mincards.handlers.web import create_web_app, runner
 
     secret = settings.slack_signing_secret
     assert secret is not None  # settings.mode("http") guarantees it
+    bound = connection_bound(settings.max_connections, raise_file_limit())
 
     async def make_runner() -> Any:
         # Built in each worker after the fork: its own Bolt app, Slack client and state.
         bolt, services = create_app(settings, engine, mode="http")
+        room = Room(bound, NOTICES)
         web_app = create_web_app(bolt, secret.get_secret_value(), services,
-                                 body_seconds=settings.request_timeout)
-        return runner(web_app, settings.request_timeout, settings.max_connections)
+                                 body_seconds=settings.request_timeout, room=room)
+        return runner(web_app, room, settings.header_timeout)
+
+    class SameLog(Logger):
+        """gunicorn's own lines through the bot's handler: one format (text or JSON), and
+        the same scrubbing of secrets."""
+
+        def setup(self, cfg: Any) -> None:
+            super().setup(cfg)
+            self.error_log.handlers[:] = logging.getLogger().handlers
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -47,14 +60,15 @@ def _http(settings: Settings, engine: Engine) -> int:
             self.cfg.set("graceful_timeout", int(DRAIN_SECONDS) + 10)
             self.cfg.set("loglevel", settings.log_level.lower())
             self.cfg.set("accesslog", None)
+            self.cfg.set("logger_class", SameLog)
             # gunicorn's runtime control socket (in $HOME) is not used here.
             self.cfg.set("control_socket_disable", True)
 
         def load(self) -> Any:
             return make_runner
 
-    log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz), %d worker(s)",
-             settings.host, settings.port, settings.web_concurrency)
+    log.info("HTTP mode on %s:%s (POST /slack/events, GET /healthz), %d worker(s), at most %d "
+             "connections each", settings.host, settings.port, settings.web_concurrency, bound)
     if settings.web_concurrency > 1 and not settings.redis:
         # Heroku's buildpack sets WEB_CONCURRENCY by itself: say what that costs.
         log.warning("WEB_CONCURRENCY=%d without REDIS_URL: each worker remembers only its own "
@@ -112,10 +126,48 @@ def check_token(settings: Settings) -> None:
     log.info("connected to Slack as %s in team %s", identity.get("user"), identity.get("team"))
 
 
+def check_redis(settings: Settings) -> None:
+    """Ask Redis once, before anything listens: a wrong password or no Redis is one clear line
+    now, not a surprise at the first request. REDIS_REQUIRED=true makes it fatal."""
+    if not settings.redis:
+        return
+    from mincards.handlers.state import redis_location, redis_problem
+
+    problem = redis_problem(settings.redis)
+    where = redis_location(settings.redis)
+    if problem is None:
+        log.info("Redis at %s answers", where)
+        return
+    if settings.redis_required:
+        raise SettingsError(f"Redis at {where}: {problem} (REDIS_REQUIRED=true)")
+    log.warning("Redis at %s: %s; starting anyway, each process remembering on its own until it "
+                "answers (set REDIS_REQUIRED=true to stop here instead)", where, problem)
+
+
+def start_metrics(settings: Settings, mode: str) -> None:
+    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches."""
+    if settings.metrics_port is None:
+        return
+    from mincards.handlers import metrics
+
+    if mode == "http":
+        # gunicorn's workers are processes of their own: each writes its samples to files
+        # that this process (which serves /metrics) adds up.
+        metrics.enable_multiprocess()
+    try:
+        metrics.serve_metrics(settings.metrics_host, settings.metrics_port)
+    except OSError as exc:
+        raise SettingsError(f"cannot listen for metrics on {settings.metrics_host}:"
+                            f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
+                            f"{exc.strerror or exc}") from None
+
+
 def serve(requested: str = "auto") -> int:
     settings = load_settings()
     mode = settings.mode(requested)
-    configure_logging(settings.log_level, settings.secrets())
+    configure_logging(settings.log_level, settings.secrets(), settings.log_format)
     engine = Engine()  # loads and checks the data before anything listens
     check_token(settings)
+    check_redis(settings)
+    start_metrics(settings, mode)
     return _socket(settings, engine) if mode == "socket" else _http(settings, engine)

@@ -45,12 +45,21 @@ class Settings(BaseModel):
     port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
     log_level: LogLevel = Field(default="INFO", alias="LOG_LEVEL")
     web_concurrency: int = Field(default=1, ge=1, le=64, alias="WEB_CONCURRENCY")
-    # A client gets this long to send a request's headers and body; idle connections close
-    # after it too. And at most this many connections are held open per process.
+    # A connection gets this long to send a request's headers (Slack's arrive whole within
+    # milliseconds); an idle keep-alive connection is closed after it too.
+    header_timeout: float = Field(default=2.0, gt=0, le=60, alias="HEADER_TIMEOUT")
+    # A request's body gets this long to arrive.
     request_timeout: float = Field(default=10.0, gt=0, le=300, alias="REQUEST_TIMEOUT")
-    max_connections: int = Field(default=1024, ge=8, le=100_000, alias="MAX_CONNECTIONS")
+    # Connections held open per process; unset: as many as the open-file limit leaves room for.
+    max_connections: int | None = Field(default=None, ge=8, le=1_000_000, alias="MAX_CONNECTIONS")
     # Shared state for several processes or machines; unset: each process keeps its own.
     redis_url: SecretStr | None = Field(default=None, alias="REDIS_URL")
+    # true: a Redis that cannot be reached (or refuses the password) at start-up stops the bot.
+    redis_required: bool = Field(default=False, alias="REDIS_REQUIRED")
+    log_format: Literal["text", "json"] = Field(default="text", alias="LOG_FORMAT")
+    # /metrics (Prometheus) on a listener of its own, never on the port Slack reaches.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535, alias="METRICS_PORT")
+    metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -85,6 +94,11 @@ class Settings(BaseModel):
             raise ValueError("SLACK_SIGNING_SECRET holds a character a signing secret never has "
                              "(a quote or space pasted with it?)")
         return v
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format(cls, v: object) -> object:
+        return v.lower() if isinstance(v, str) else v
 
     @field_validator("log_level", mode="before")
     @classmethod

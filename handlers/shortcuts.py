@@ -55,21 +55,27 @@ def register(app: AsyncApp, services: Services) -> None:
     async def answer_form(ack: AsyncAck, body: dict[str, Any]) -> None:
         form = read_modal(body.get("view"))
         lang = form.language
-        budget = services.engine.read_budget(form.budget) if form.budget else None
+        engine = services.engine
+        typed = form.budget
+        budget = await services.answering.run(lambda: engine.read_budget(typed)) if typed else None
         errors = {}
         if not form.model:
             errors[MODEL_INPUT] = t(lang, "blocks.pick_model")
-        if form.budget and budget is None:
-            errors[BUDGET_INPUT] = t(lang, "modal.budget.unread")
+        if typed and budget is None:
+            problem = await services.answering.run(lambda: engine.budget_problem(typed))
+            reason, count = problem or ("unread", None)
+            errors[BUDGET_INPUT] = t(lang, f"modal.budget.{reason}", count=count)
         if errors:
             await ack(response_action="errors", errors=errors)
             return
-        assert form.model is not None
-        answer = services.engine.form(
-            lang, form.model, strategies=(form.strategy,) if form.strategy else (),
-            seq_lens=(form.seq_len,) if form.seq_len else (), budget=budget)
+        model = form.model
+        assert model is not None
+        answer = await services.answering.answer(lambda: engine.form(
+            lang, model, strategies=(form.strategy,) if form.strategy else (),
+            seq_lens=(form.seq_len,) if form.seq_len else (), budget=budget))
+        view = await services.answering.run(lambda: answer_modal(knowledge, answer))
         # The answer replaces the form: only the person who filled it in sees it.
-        await ack(response_action="update", view=answer_modal(knowledge, answer))
+        await ack(response_action="update", view=view)
 
     @app.shortcut(THIS_SHORTCUT)
     @services.inflight.track
@@ -79,9 +85,9 @@ def register(app: AsyncApp, services: Services) -> None:
         shown = body.get("message")
         text = from_slack(str(shown.get("text") or "")) if isinstance(shown, dict) else ""
         if text.strip():
-            answer = services.engine.ask(text)
-            payload = message(knowledge, answer, question=text,
-                              shareable=answer.intent != "help")
+            answer = await services.answering.answer(lambda: services.engine.ask(text))
+            payload = await services.answering.run(lambda: message(
+                knowledge, answer, question=text, shareable=answer.intent != "help"))
         else:
             note = escape(t(language_of(text), "shortcut.no_text"))
             payload = {"text": note, "blocks": [

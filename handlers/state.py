@@ -8,7 +8,9 @@ keys, strategy, lengths, budget), never a person's text, and every key expires.
 
 Redis being down never stops an answer: `RedisState` falls back to its own process memory for a
 few seconds at a time (a retry then may be answered twice, which beats not at all) and says so
-in the log at most once a minute.
+in the log at most once a minute. The process's own memory is always asked first, and the ids it
+answered alone are written back when Redis returns: a redelivery after the outage (or after a
+Redis restart without persistence) is not answered again, here or by another process.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from collections import OrderedDict
 from typing import Protocol
 from urllib.parse import urlparse
 
+from mincards.bot import shallow_json
 from mincards.bot.answering.conversation import KEEP_SECONDS as CONTEXT_SECONDS
 from mincards.bot.answering.conversation import Context, MemoryContexts
+from mincards.handlers import metrics
 
 log = logging.getLogger(__name__)
 # A call to Redis gives up after this; an ack must never wait on a slow store.
@@ -56,6 +60,10 @@ class SeenEvents:
                 return False
             self._seen[event_id] = now
             return True
+
+    def __contains__(self, event_id: object) -> bool:
+        with self._lock:
+            return event_id in self._seen
 
 
 class State(Protocol):
@@ -111,6 +119,10 @@ class RedisState:
         self.fallback = fallback or MemoryState()
         self._paused_until = 0.0
         self._warned_at = -WARN_EVERY_SECONDS
+        self._warned_context_at = -WARN_EVERY_SECONDS
+        # Ids this process answered while Redis was away: written back when it returns.
+        self._unshared: OrderedDict[str, float] = OrderedDict()
+        self.fallbacks = 0  # how many times a call fell back to this process's memory
 
     def _usable(self) -> bool:
         return time.monotonic() >= self._paused_until
@@ -118,6 +130,8 @@ class RedisState:
     def _failed(self, exc: BaseException) -> None:
         now = time.monotonic()
         self._paused_until = now + REDIS_PAUSE_SECONDS
+        self.fallbacks += 1
+        metrics.redis_fallback()
         if now - self._warned_at >= WARN_EVERY_SECONDS:
             self._warned_at = now
             log.warning("Redis at %s is unreachable (%s); answering from this process's memory "
@@ -125,15 +139,39 @@ class RedisState:
                         self.where, type(exc).__name__)
 
     async def first_time(self, event_id: str) -> bool:
+        # This process's memory first: what it answered while Redis was away (or before a
+        # Redis restart that lost its keys) is never answered again by it.
+        if event_id in self.fallback.seen:
+            return False
         if self._usable():
             try:
+                if self._unshared:
+                    await self._share_unshared()
                 stored = await self.redis.set(f"{PREFIX}event:{event_id}", "1", nx=True,
                                               ex=EVENT_SECONDS)
                 self.fallback.seen.first_time(event_id)  # known here too, should Redis go
                 return bool(stored)
             except Exception as exc:  # any failure of the store: answer anyway
                 self._failed(exc)
-        return await self.fallback.first_time(event_id)
+        first = await self.fallback.first_time(event_id)
+        if first:
+            self._unshared[event_id] = time.monotonic()
+            while len(self._unshared) > MAX_EVENT_IDS:
+                self._unshared.popitem(last=False)
+        return first
+
+    async def _share_unshared(self) -> None:
+        """Tell Redis the ids this process answered alone, with what is left of their time, so
+        a redelivery landing on another process is not answered again either."""
+        now = time.monotonic()
+        pending = [(i, EVENT_SECONDS - (now - t)) for i, t in self._unshared.items()]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for event_id, left in pending:
+                if left >= 1:
+                    pipe.set(f"{PREFIX}event:{event_id}", "1", nx=True, ex=int(left))
+            await pipe.execute()
+        for event_id, _ in pending:
+            self._unshared.pop(event_id, None)
 
     async def context(self, key: str) -> Context | None:
         if self._usable():
@@ -144,11 +182,29 @@ class RedisState:
             else:
                 if raw is None:
                     return None
-                try:
-                    return Context.from_json(json.loads(raw))
-                except ValueError:
-                    return None
+                return await self._decoded(key, raw)
         return await self.fallback.context(key)
+
+    async def _decoded(self, key: str, raw: str | bytes) -> Context | None:
+        """A stored context, or None (and the key dropped) when it is not one this bot wrote:
+        corrupted, or nested deep enough to exhaust the parser."""
+        try:
+            context = Context.from_json(shallow_json.loads(raw))
+            problem = "not a context" if context is None else ""
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+            context, problem = None, type(exc).__name__
+        if context is not None:
+            return context
+        now = time.monotonic()
+        if now - self._warned_context_at >= WARN_EVERY_SECONDS:
+            self._warned_context_at = now
+            log.warning("dropped a conversation context in Redis that this bot cannot read "
+                        "(%s); that thread starts afresh", problem)
+        try:
+            await self.redis.delete(f"{PREFIX}context:{key}")
+        except Exception as failure:
+            self._failed(failure)
+        return None
 
     async def remember(self, key: str, context: Context | None) -> None:
         await self.fallback.remember(key, context)
@@ -168,6 +224,27 @@ class RedisState:
             await self.redis.aclose()
         except Exception:  # closing a connection that never opened
             log.debug("closing the Redis client failed", exc_info=True)
+
+
+def redis_problem(url: str, timeout: float = 2.0) -> str | None:
+    """Why Redis at `url` cannot be used right now, in a few words (never the password); None
+    when it answers."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    try:
+        client.ping()
+    except redis.AuthenticationError:
+        return "it refused the password in REDIS_URL"
+    except redis.ResponseError as exc:
+        if "NOAUTH" in str(exc) or "WRONGPASS" in str(exc):
+            return "it wants a password (none, or the wrong one, is in REDIS_URL)"
+        return f"it answered with an error ({type(exc).__name__})"
+    except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+        return f"it cannot be reached ({type(exc).__name__})"
+    finally:
+        client.close()
+    return None
 
 
 def make_state(redis_url: str | None) -> State:

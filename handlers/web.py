@@ -4,14 +4,14 @@ Requests are checked before Bolt sees them, so that nothing malformed can reach 
 (413), a body that does not arrive in time (408), not signed by Slack (401), not UTF-8 or not
 the JSON/form Slack sends (400). What Slack sends that this bot does not act on (an
 `ssl_check`, `app_rate_limited`, an interaction no listener handles) gets a quiet 200. Idle and
-stalled connections are closed after REQUEST_TIMEOUT, and at most MAX_CONNECTIONS are held
-(settings).
+half-sent headers are closed after HEADER_TIMEOUT, a body gets REQUEST_TIMEOUT, and a full
+server makes room for a newcomer (handlers.connections). What strangers cause is counted
+(/metrics) and logged once a minute (handlers.logs.Notices), never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -22,6 +22,11 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
+from mincards.bot import shallow_json
+from mincards.handlers import metrics
+from mincards.handlers.connections import Room
+from mincards.handlers.connections import watch as watch_connections
+from mincards.handlers.logs import NOTICES
 from mincards.handlers.services import Services
 
 EVENTS_PATH = "/slack/events"
@@ -68,7 +73,7 @@ class _Ignore(Exception):
 
 def _object(text: str, what: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = shallow_json.loads(text)
     except RecursionError:
         raise ValueError(f"{what} is nested too deeply") from None
     except ValueError:
@@ -162,26 +167,62 @@ def _is_ssl_check(text: str) -> bool:
     return form.get("ssl_check") == ["1"] and "command" not in form
 
 
+def surface_of(content_type: str, text: str) -> str:
+    """Which of Slack's ways in a body is (a metrics label): event, command or interaction."""
+    kind = content_type.split(";")[0].strip().lower()
+    if kind == "application/json":
+        return "event"
+    if kind == "application/x-www-form-urlencoded":
+        form = parse_qs(text[:4096])
+        return "interaction" if "payload" in form else "command" if "command" in form else "other"
+    return "other"
+
+
 def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
-                   body_seconds: float) -> web.Application:
+                   body_seconds: float, room: Room | None = None) -> web.Application:
     verifier = SignatureVerifier(signing_secret)
     watch = SignatureWatch()
 
-    async def events(request: web.Request) -> web.Response:
+    def refused(surface: str, outcome: str, response: web.Response) -> web.Response:
+        metrics.request(surface, outcome)
+        return response
+
+    async def read_body(request: web.Request) -> bytes | web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
             await _drain(request, body_seconds)
-            return _closing(413, "too large")
+            return refused("unknown", "too_large", _closing(413, "too large"))
         try:
-            raw = await asyncio.wait_for(request.read(), body_seconds)
+            return await asyncio.wait_for(request.read(), body_seconds)
         except TimeoutError:
-            return _closing(408, "the body did not arrive in time")
+            return refused("unknown", "timeout",
+                           _closing(408, "the body did not arrive in time"))
         except web.HTTPRequestEntityTooLarge:
-            return _closing(413, "too large")
+            return refused("unknown", "too_large", _closing(413, "too large"))
+        except Exception as exc:  # cut short, or framed two ways: the client's doing, not ours
+            NOTICES.note("malformed", "refused a request whose body could not be read (%s)",
+                         type(exc).__name__)
+            return refused("unknown", "malformed", _closing(400, "the body could not be read"))
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        started = time.monotonic()
+        try:
+            return await answer_request(request)
+        finally:
+            metrics.ack_seconds(time.monotonic() - started)
+            if room is not None:
+                room.answered(request.protocol)
+
+    async def answer_request(request: web.Request) -> web.StreamResponse:
+        raw = await read_body(request)
+        if isinstance(raw, web.Response):
+            return raw
+        if room is not None:
+            room.answering(request.protocol)  # arrived whole: never closed to make room
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             # Slack sends only UTF-8 (and slack_sdk's verifier reads nothing else).
-            return _plain(400, "body is not UTF-8")
+            return refused("unknown", "malformed", _plain(400, "body is not UTF-8"))
         if _is_ssl_check(text):
             return _plain(200, "ok")  # Slack sends these unsigned, to check the certificate
         stamps = request.headers.getall("X-Slack-Request-Timestamp", [])
@@ -193,26 +234,29 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
                        "x-slack-signature": signatures[0]})
         except ValueError:  # a timestamp that is not a number
             signed = False
+        content_type = request.headers.get("Content-Type", "")
         if not signed:
             if len(stamps) == len(signatures) == 1:
                 watch.bad(stamps[0])
-            return _plain(401, "invalid signature")
+            NOTICES.note("signature", "refused a request without a valid Slack signature")
+            return refused("unknown", "bad_signature", _plain(401, "invalid signature"))
         watch.good()
+        surface = surface_of(content_type, text)
         try:
-            check_shape(request.headers.get("Content-Type", ""), text)
+            check_shape(content_type, text)
         except _Ignore:
-            return _plain(200, "")
+            return refused(surface, "ignored", _plain(200, ""))
         except ValueError as problem:
-            log.warning("rejected a signed request: %s", problem)
-            return _plain(400, str(problem))
+            NOTICES.note("malformed", "rejected a signed request: %s", problem)
+            return refused(surface, "malformed", _plain(400, str(problem)))
         try:
             response = await bolt.async_dispatch(AsyncBoltRequest(
                 body=text, query=request.query_string, headers=dict(request.headers)))
         except Exception as exc:  # a shape Bolt itself cannot read: refused, the bot goes on
-            log.warning("rejected a signed request Bolt could not read: %s: %.100s",
-                        type(exc).__name__, exc)
+            NOTICES.note("malformed", "rejected a signed request Bolt could not read: %s",
+                         type(exc).__name__)
             log.debug("the failure in full", exc_info=exc)
-            return _plain(400, "malformed request")
+            return refused(surface, "malformed", _plain(400, "malformed request"))
         if response.status == 404:
             # Bolt found no listener: acknowledged quietly, as Slack would show a 404 as an error.
             log.debug("no listener for this request; acknowledged")
@@ -243,34 +287,25 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     return app
 
 
-class BoundedRunner(web.AppRunner):
-    """An AppRunner whose server holds at most `max_connections` connections: past that a new
-    one is closed at once, so stalled clients cannot pile up without end."""
+class RoomyRunner(web.AppRunner):
+    """An AppRunner whose server makes room when full by closing the connection that has
+    waited longest without a complete request (handlers.connections)."""
 
-    def __init__(self, app: web.Application, max_connections: int, **kwargs: Any) -> None:
+    def __init__(self, app: web.Application, room: Room, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        self._max_connections = max_connections
+        self.room = room
 
     async def _make_server(self) -> web.Server:
         server = await super()._make_server()
-        admit = server.connection_made
-        limit = self._max_connections
-
-        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
-            admit(handler, transport)
-            if len(server.connections) > limit:
-                log.warning("over %d open connections; closing a new one", limit)
-                transport.close()
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
+        watch_connections(server, self.room)
         return server
 
 
-def runner(app: web.Application, request_timeout: float, max_connections: int
-           ) -> BoundedRunner:
-    # aiohttp's keep-alive timer also runs from a connection's first byte, so a client that
-    # sends half a request's headers and stalls is closed after it too.
+def runner(app: web.Application, room: Room, header_seconds: float) -> RoomyRunner:
+    # aiohttp's keep-alive timer runs from a connection's first byte and again after each
+    # response, and closes it unless a request's headers have arrived whole: the header
+    # deadline, for idle, trickling and half-sent connections alike.
     # lingering_time=0: a refused request's unread body is not waited for (aiohttp would wait
     # up to 10 s for a stalled client to finish sending it).
-    return BoundedRunner(app, max_connections, keepalive_timeout=request_timeout,
-                         lingering_time=0, access_log=None, shutdown_timeout=5.0)
+    return RoomyRunner(app, room, keepalive_timeout=header_seconds,
+                       lingering_time=0, access_log=None, shutdown_timeout=5.0)

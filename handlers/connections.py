@@ -1,0 +1,121 @@
+"""Room for Slack on a server that strangers can reach: a full server closes the connection that
+has waited longest without a complete request, never the newcomer.
+
+A Slack request arrives whole within milliseconds of its connection, so an attacker holding
+every slot with idle, trickling or slow-body connections only ever holds the oldest ones: each
+new connection pushes the oldest of those out. A connection whose request has arrived whole is
+being answered and is never the one closed. Idle and half-sent headers also meet a short
+deadline (aiohttp's keep-alive timer, HEADER_TIMEOUT), and a body its own (REQUEST_TIMEOUT).
+
+The bound follows the process's file limit: every connection is a file descriptor, and the
+process also needs some for its own connections to Slack and Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from collections import OrderedDict
+from typing import Any
+
+from mincards.handlers import metrics
+from mincards.handlers.logs import Notices
+
+log = logging.getLogger(__name__)
+# Descriptors kept for everything but incoming connections: the connections to Slack
+# (handlers.replies.MAX_CONNECTIONS), Redis, log files, the listening sockets.
+RESERVED_FILES = 512 + 128
+MIN_CONNECTIONS = 8
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (as a server may); the
+    limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):  # a container that forbids it: live with the soft one
+            pass
+    return int(soft if soft != resource.RLIM_INFINITY else hard)
+
+
+def connection_bound(asked: int | None, file_limit: int) -> int:
+    """Connections a process may hold: what was asked (MAX_CONNECTIONS), never more than the
+    file limit leaves room for."""
+    room = max(MIN_CONNECTIONS, file_limit - RESERVED_FILES)
+    if asked is None:
+        return room
+    if asked > room:
+        log.warning("MAX_CONNECTIONS=%d is more than the open-file limit (%d) leaves room for; "
+                    "holding at most %d", asked, file_limit, room)
+        return room
+    return asked
+
+
+class Room:
+    """The server's connections in the order they began waiting for a complete request; those
+    being answered are set apart and never closed to make room."""
+
+    def __init__(self, limit: int, notices: Notices) -> None:
+        self.limit = limit
+        self.notices = notices
+        self._waiting: OrderedDict[Any, float] = OrderedDict()
+        self._answering: set[Any] = set()
+
+    def __len__(self) -> int:
+        return len(self._waiting) + len(self._answering)
+
+    def opened(self, handler: Any) -> None:
+        metrics.connection("opened")
+        self._waiting[handler] = time.monotonic()
+        if len(self) > self.limit:
+            self._make_room(handler)
+
+    def _make_room(self, newcomer: Any) -> None:
+        for victim in self._waiting:
+            if victim is not newcomer:
+                break
+        else:  # every other connection is being answered: the newcomer waits its turn outside
+            victim = newcomer
+        self.closed(victim)
+        metrics.connection("evicted")
+        self.notices.note("evicted", "the server was full (%d connections); closed the one "
+                          "idle longest to make room", self.limit)
+        victim.force_close()
+
+    def answering(self, handler: Any) -> None:
+        """A complete request arrived on this connection: it is not to be closed for room."""
+        if self._waiting.pop(handler, None) is not None:
+            self._answering.add(handler)
+
+    def answered(self, handler: Any) -> None:
+        """Its response is sent; it waits for its next request from now."""
+        if handler in self._answering:
+            self._answering.discard(handler)
+            self._waiting[handler] = time.monotonic()
+
+    def closed(self, handler: Any) -> None:
+        self._waiting.pop(handler, None)
+        self._answering.discard(handler)
+
+
+def watch(server: Any, room: Room) -> None:
+    """Hook an aiohttp web.Server so that `room` sees every connection come and go."""
+    made, lost = server.connection_made, server.connection_lost
+
+    def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+        made(handler, transport)
+        room.opened(handler)
+
+    def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+        room.closed(handler)
+        lost(handler, exc)
+
+    server.connection_made = connection_made
+    server.connection_lost = connection_lost
