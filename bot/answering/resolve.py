@@ -342,6 +342,9 @@ class Resolver:
                     "in_table": present, "frameworks": elsewhere})
                 return scope
             scope.frameworks = narrowed
+        if question.refused_budget is not None and question.budget is None:
+            count, unit = question.refused_budget
+            scope.notes.append(Note("budget_not_positive", {"count": count, "unit": unit}))
         lacking = [fw for fw in scope.frameworks if table.framework(fw) is None]
         if lacking:
             note = Note("framework_not_in_table", {
