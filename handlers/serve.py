@@ -80,14 +80,13 @@ def _http(settings: Settings, engine: Engine) -> int:
 
 
 async def _socket_mode(settings: Settings, engine: Engine) -> None:
-    from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-
     from mincards.handlers.app import create_app
+    from mincards.handlers.socket import GuardedSocketModeHandler
 
     bolt, services = create_app(settings, engine, mode="socket")
     token = settings.slack_app_token
     assert token is not None  # socket_mode implies it
-    handler = AsyncSocketModeHandler(bolt, token.get_secret_value())
+    handler = GuardedSocketModeHandler(bolt, token.get_secret_value())
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,0 +1,94 @@
+"""Socket Mode through Bolt's aiohttp adapter, guarded against envelopes Slack never sends.
+
+slack_sdk parses each message with json.loads and hands Bolt whatever "payload" holds: text
+that is not JSON, nested past the parser's depth, or a payload that is not an object ends in a
+logged traceback and, worse, no acknowledgement, so Slack would send the envelope again. Here
+every envelope with an id is acknowledged, whatever it holds, and what cannot be read is
+counted and noted once a minute (handlers.logs.Notices).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from slack_bolt.adapter.socket_mode.async_base_handler import AsyncBaseSocketModeHandler
+from slack_bolt.adapter.socket_mode.async_internals import (
+    run_async_bolt_app,
+    send_async_response,
+)
+from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.socket_mode.aiohttp import SocketModeClient
+from slack_sdk.socket_mode.async_client import AsyncBaseSocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
+
+from mincards.bot import shallow_json
+from mincards.handlers import metrics
+from mincards.handlers.logs import NOTICES
+
+# Slack's envelope kinds that carry a request for the app (others: hello, disconnect).
+REQUESTS = ("events_api", "slash_commands", "interactive")
+
+
+def _message(raw: str) -> dict[str, Any] | None:
+    try:
+        value = shallow_json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class GuardedSocketModeClient(SocketModeClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.running: set[asyncio.Future[None]] = set()
+
+    async def process_message(self) -> None:
+        raw = await self.message_queue.get()
+        if raw is None:
+            return
+        message = _message(raw)
+        if message is None:
+            metrics.request("socket", "malformed")
+            NOTICES.note("malformed", "ignored a Socket Mode message that is not a JSON object")
+            return
+        envelope_id = message.get("envelope_id")
+        if isinstance(envelope_id, str) and envelope_id and (
+                message.get("type") not in REQUESTS or not isinstance(message.get("payload"),
+                                                                       dict)):
+            # Acknowledged all the same: Slack would otherwise deliver it again and again.
+            metrics.request("socket", "malformed")
+            NOTICES.note("malformed", "acknowledged a Socket Mode envelope this bot cannot read "
+                         "(type %.30s)", message.get("type"))
+            await self.send_socket_mode_response(SocketModeResponse(envelope_id=envelope_id))
+            return
+        task = asyncio.ensure_future(self.run_message_listeners(message, raw))
+        self.running.add(task)  # held, so that it is not collected half-way
+        task.add_done_callback(self.running.discard)
+
+
+class GuardedSocketModeHandler(AsyncBaseSocketModeHandler):
+    """Bolt's AsyncSocketModeHandler, with the guarded client, and an acknowledgement even for
+    a payload Bolt cannot read."""
+
+    def __init__(self, app: AsyncApp, app_token: str) -> None:
+        self.app = app
+        self.bolt = app
+        self.app_token = app_token
+        self.client = GuardedSocketModeClient(app_token=app_token, logger=app.logger,
+                                              web_client=app.client)
+        self.client.socket_mode_request_listeners.append(self.handle)
+
+    async def handle(self, client: AsyncBaseSocketModeClient, req: SocketModeRequest) -> None:
+        start = time.time()
+        try:
+            response = await run_async_bolt_app(self.bolt, req)
+        except Exception as exc:
+            metrics.request("socket", "malformed")
+            NOTICES.note("malformed", "acknowledged a Socket Mode request Bolt could not read "
+                         "(%s)", type(exc).__name__)
+            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            return
+        await send_async_response(client, req, response, start)
