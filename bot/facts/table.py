@@ -27,7 +27,38 @@ _META = re.compile(r"^#\s*(title|date|note):\s*(.*)$")
 _FRAMEWORK_META = re.compile(r"^#\s*framework:\s*([a-z0-9_]+)\s*=\s*(.+?)\s*$")
 _ID = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
 _ID_RUN = re.compile(r"[^a-z0-9]+")
-_COUNT = re.compile(r"^\d+$")
+# Seven digits at most: no count or length is ten million, and int() of a few thousand
+# digits raises (Python limits the digits it converts).
+_COUNT = re.compile(r"^\d{1,7}$")
+# A model name starts with a letter or digit and holds letters, digits and . _ - / : + ( ) or
+# spaces: never a spreadsheet formula (=, +, -, @ first) or a quote, pipe or bang.
+_MODEL_NAME = re.compile(r"^[^\W_][\w.\-/:+() ]{0,79}$")
+# A file this large is not a table of a few hundred rows: refused before it is read.
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
+def model_name_problem(name: str) -> str | None:
+    """Why a cell cannot be a model's name (None when it can): one that a spreadsheet would
+    run as a formula, or that holds characters no model name has."""
+    if _MODEL_NAME.fullmatch(name):
+        return None
+    if name[:1] in ("=", "+", "-", "@"):
+        return (f"{name[:40]!r} starts with {name[0]!r}, which a spreadsheet runs as a "
+                "formula: not a model name")
+    return (f"{name[:40]!r} is not a model name (letters, digits and . _ - / : + ( ) only, "
+            "starting with a letter or digit, at most 80 characters)")
+
+
+def _comment(line: str) -> str:
+    """A comment line as written, also after a spreadsheet saved it as a row of cells:
+    '# title: x,,,,' or, with a comma inside, '"# note: a, b",,,'."""
+    if line.startswith("#") and "," not in line:
+        return line
+    if line.startswith(("#", '"#')):
+        cells = next(csv.reader([line]), [])
+        if cells and cells[0].startswith("#") and not any(c.strip() for c in cells[1:]):
+            return cells[0]
+    return line
 
 # flavour id -> count; None where the framework does not support the entry.
 Counts = Mapping[str, int | None]
@@ -216,6 +247,8 @@ def _entry_from_row(path: Path, number: int, row: list[str], layout: _Layout,
         if value == "":
             raise DataError(path, "empty value (write '-' for not supported)", number, name)
     model, strategy, seq_len = row[: len(KEY_COLUMNS)]
+    if problem := model_name_problem(model):
+        raise DataError(path, problem, number, "model")
     if not is_id(strategy):
         raise DataError(path, f"{strategy!r} is not a strategy id", number, "strategy")
     if strategies is not None and strategy not in strategies:
@@ -252,6 +285,7 @@ def parse_table(text: str, path: Path | str = "<table>", *,
     for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         if not line.strip():
             continue
+        line = _comment(line)
         if line.startswith("#"):
             if m := _META.match(line):
                 meta[m.group(1)] = m.group(2).strip()
@@ -292,10 +326,16 @@ def parse_table(text: str, path: Path | str = "<table>", *,
                  entries=tuple(entries))
 
 
-def read_text_file(path: Path) -> str:
-    """A data or page file as text; a UTF-8 byte-order mark (Excel, Notepad) is dropped."""
+def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """A data or page file as text; a UTF-8 byte-order mark (Excel, Notepad) is dropped. At
+    most `max_bytes` are read: a larger file (or /dev/zero) is refused, not read whole."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        with path.open("rb") as stream:
+            raw = stream.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise DataError(path, f"is larger than {max_bytes // (1024 * 1024)} MB: not a page or "
+                            "table this tool reads")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 (in "
                         "Excel: 'CSV UTF-8')") from None

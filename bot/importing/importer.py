@@ -11,19 +11,27 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from mincards.bot.errors import ImportTableError
-from mincards.bot.facts.table import Entry, FrameworkColumn, Source, Table, page_id
+from mincards.bot.facts.table import (
+    Entry,
+    FrameworkColumn,
+    Source,
+    Table,
+    model_name_problem,
+    page_id,
+)
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.importing import page_html, page_markdown, page_text
-from mincards.bot.importing.page_grid import GridRow, PageGrid, is_seq_header
+from mincards.bot.importing.page_grid import GridRow, PageGrid, check_size, is_seq_header
 
 _STRATEGY_MARKS = ("策略", "strategy")
-_COUNT = re.compile(r"^(\d+)\s*(?:\*?\s*(?:ascend|die|npus?|cards?|张?卡))?$", re.IGNORECASE)
+_COUNT = re.compile(r"^(\d{1,7})\s*(?:\*?\s*(?:ascend|die|npus?|cards?|张?卡))?$", re.IGNORECASE)
 _NOT_SUPPORTED = frozenset({"-", "–", "—", "n/a", "不支持"})
-_LENGTH = re.compile(r"^(\d+)\s*(k)?$", re.IGNORECASE)
+_LENGTH = re.compile(r"^(\d{1,7})\s*(k)?$", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[/、,，;；]+")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 # What a framework header adds after the name, in an English export ("MindSpeed-LLM cards/DIE").
@@ -42,7 +50,7 @@ def read_grid(text: str) -> PageGrid:
     text = text.lstrip("\ufeff")
     for reader in _READERS:
         if reader.looks_like(text):
-            return reader.read(text)
+            return check_size(reader.read(text))
     raise ImportTableError("no table found: expected the page's text as copied (tab-separated "
                            "cells), its markdown export (a | table) or its saved HTML (<table>)")
 
@@ -127,8 +135,9 @@ def _header(grid: PageGrid, flavours_known: Collection[str]) -> _Header:
     strategy = [c for c in keys if any(m in _cell(first, c).lower() for m in _STRATEGY_MARKS)]
     model = [c for c in keys if c not in seq and c not in strategy]
     if len(seq) != 1 or len(strategy) != 1 or len(model) != 1:
+        shown = [c[:40] for c in first[:10]]
         raise ImportTableError(f"line {grid.rows[at].line}: cannot tell the model, strategy and "
-                               f"sequence-length columns from the header {first!r}")
+                               f"sequence-length columns from the header {shown!r}")
     columns = [c for c in range(width) if c not in keys and _cell(second, c)]
     if not columns:
         raise ImportTableError(f"line {line}: the header names no framework columns")
@@ -176,7 +185,8 @@ def _count(cell: str, line: int) -> int | None:
         return None
     m = _COUNT.match(cell)
     if not m or int(m.group(1)) <= 0:
-        raise ImportTableError(f"line {line}: {cell!r} is not a card count like '8*Ascend' or '-'")
+        raise ImportTableError(f"line {line}: {cell[:40]!r} is not a card count like '8*Ascend' "
+                               "or '-'")
     return int(m.group(1))
 
 
@@ -207,7 +217,8 @@ def _framework_counts(cells: list[str], header: _Header, line: int
             spanned += 1
     extra = [c for c in cells[i:] if c]
     if extra:
-        raise ImportTableError(f"line {line}: unexpected extra values {extra!r}")
+        shown = [c[:40] for c in extra[:5]]
+        raise ImportTableError(f"line {line}: unexpected extra values {shown!r}")
     return out
 
 
@@ -217,6 +228,7 @@ def _strategies(cell: str, vocabulary: Vocabulary, line: int) -> list[str]:
         raise ImportTableError(f"line {line}: empty strategy")
     out = []
     for word in words:
+        word = word[:40]  # said back in an error: a cell is never echoed whole
         strategy = vocabulary.strategy_of(word)
         if strategy is None:
             key = page_id(word) or "new_strategy"
@@ -238,7 +250,7 @@ def _lengths(cell: str, k: int, line: int) -> list[int]:
     for part in parts:
         m = _LENGTH.match(part)
         if not m or int(m.group(1)) <= 0:
-            raise ImportTableError(f"line {line}: sequence length {part!r} is not a whole "
+            raise ImportTableError(f"line {line}: sequence length {part[:40]!r} is not a whole "
                                    "number or a length like 32k")
         out.append(int(m.group(1)) * (k if m.group(2) else 1))
     return out
@@ -301,6 +313,8 @@ def import_table(text: str, vocabulary: Vocabulary, flavours: Collection[str], *
         # An empty model (or strategy, or length) cell continues the row above: a merged cell.
         above = (keys[0], keys[1], keys[2])
         model = unicodedata.normalize("NFKC", keys[0]).strip()
+        if problem := model_name_problem(model):
+            raise ImportTableError(f"line {row.line}: {problem}")
         strategies = _strategies(keys[1], vocabulary, row.line)
         lengths = _lengths(keys[2], vocabulary.sequence.k, row.line)
         counts = _framework_counts(
@@ -309,10 +323,12 @@ def import_table(text: str, vocabulary: Vocabulary, flavours: Collection[str], *
             for seq_len in lengths:
                 entries.append(Entry(model=model, strategy=strategy, seq_len=seq_len,
                                      counts=counts))
-    seen = [e.key for e in entries]
-    dupes = sorted({k for k in seen if seen.count(k) > 1})
+    times = Counter(e.key for e in entries)
+    dupes = sorted(k for k, n in times.items() if n > 1)
     if dupes:
-        raise ImportTableError(f"duplicate entries in the table: {dupes}")
+        shown = ", ".join(map(str, dupes[:5])) + (f" and {len(dupes) - 5} more"
+                                                  if len(dupes) > 5 else "")
+        raise ImportTableError(f"duplicate entries in the table: {shown}")
     if not entries:
         raise ImportTableError("the table has no rows")
     # The hardware's order, so a page listing Snt9B23 first still writes the same table.

@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mincards.bot.errors import ImportTableError
+
+# The ModelArts table is a few thousand cells (a few hundred rows of a dozen columns); a page
+# past this is not it, and is refused before its rows are read (a handful of HTML spans could
+# otherwise ask for billions).
+MAX_GRID_CELLS = 100_000
+
 # The page's header names the sequence-length column with one of these; that is how the table
 # is told from the rest of the page.
 SEQ_MARKS = ("seq_len", "序列长度", "sequence length")
@@ -40,3 +47,19 @@ class PageGrid:
     format: str
     rows: list[GridRow] = field(default_factory=list)
     text: list[TextLine] = field(default_factory=list)
+
+
+def too_large(line: int, max_cells: int = MAX_GRID_CELLS) -> ImportTableError:
+    return ImportTableError(f"line {line}: the table grows past {max_cells:,} cells (with its "
+                            "rowspan and colspan written out); the ModelArts table has a few "
+                            "thousand: is this the right page?")
+
+
+def check_size(grid: PageGrid, max_cells: int = MAX_GRID_CELLS) -> PageGrid:
+    """The grid, unless it holds more cells than any version of the table could."""
+    cells = 0
+    for row in grid.rows:
+        cells += len(row.cells)
+        if cells > max_cells:
+            raise too_large(row.line, max_cells)
+    return grid

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from mincards.bot.importing.page_grid import GridRow, PageGrid, TextLine, is_seq_header
+from mincards.bot.importing.page_grid import (
+    MAX_GRID_CELLS,
+    GridRow,
+    PageGrid,
+    TextLine,
+    is_seq_header,
+    too_large,
+)
 
 FORMAT = "html"
 # Elements that end a line of the page's text.
@@ -136,10 +143,12 @@ def _carry(cells: list[str], column: int, pending: dict[int, tuple[int, str]]) -
         pending[column] = (left - 1, text)
 
 
-def expand(rows: list[_Row]) -> list[GridRow]:
-    """Rows with every rowspan and colspan written out: one cell per grid column."""
+def expand(rows: list[_Row], max_cells: int = MAX_GRID_CELLS) -> list[GridRow]:
+    """Rows with every rowspan and colspan written out: one cell per grid column. A grid past
+    `max_cells` is refused as it grows: a few spans can ask for billions of cells."""
     pending: dict[int, tuple[int, str]] = {}  # column -> (rows it still covers, its text)
     out: list[GridRow] = []
+    written = 0
     for row in rows:
         cells: list[str] = []
         column = 0
@@ -147,12 +156,19 @@ def expand(rows: list[_Row]) -> list[GridRow]:
             while column in pending:
                 _carry(cells, column, pending)
                 column += 1
+            written += cell.colspan
+            if written > max_cells:
+                raise too_large(row.line, max_cells)
             for _ in range(cell.colspan):
                 _place(cells, column, cell.text)
                 if cell.rowspan > 1:
                     pending[column] = (cell.rowspan - 1, cell.text)
                 column += 1
-        for later in sorted(c for c in pending if c >= column):
+        carried = sorted(c for c in pending if c >= column)
+        written += len(carried)
+        if written > max_cells:
+            raise too_large(row.line, max_cells)
+        for later in carried:
             _carry(cells, later, pending)
         out.append(GridRow(row.line, cells))
     return out
