@@ -1,4 +1,5 @@
-"""The `mincards` command: ask, import-table, diff-table, serve. Only `serve` imports Slack."""
+"""The `mincards` command: ask, import-table, diff-table, check-page, serve. Only `serve` and
+`check-page --post-to` import Slack."""
 
 from __future__ import annotations
 
@@ -188,6 +189,52 @@ def _diff_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_page(args: argparse.Namespace) -> int:
+    """0: the page's table is the one in use; 1: it differs (the diff printed, and posted once
+    per distinct change with --post-to); 2: an error (one line on stderr)."""
+    from mincards.bot.facts.knowledge import load_knowledge
+    from mincards.bot.importing.importer import import_table
+    from mincards.bot.importing.page_watch import (
+        WatchState,
+        change_digest,
+        default_state_path,
+        fetch_page,
+    )
+    from mincards.bot.importing.table_diff import diff_tables, diff_text
+
+    knowledge = load_knowledge()
+    state = WatchState(Path(args.state) if args.state else default_state_path())
+    remembered = state.of(args.url)
+    fetched = fetch_page(args.url, remembered, timeout=args.timeout)
+    page = import_table(fetched.text, knowledge.vocabulary, knowledge.hardware.flavours)
+    diff = diff_tables(knowledge.table, page)
+    flavours = {k: v.display for k, v in knowledge.hardware.flavours.items()}
+    text = diff_text(diff, flavours)
+    digest = None if diff.empty else change_digest(diff)
+    posted = False
+    if digest is not None and args.post_to and digest not in remembered.posted:
+        from mincards.handlers.page_post import post_summary, summary_text
+
+        headline = (f"The ModelArts minimum-cards page ({page.source.date_text()}) differs from "
+                    f"the table in use ({knowledge.table.source.date_text()})")
+        post_summary(args.post_to, summary_text(args.url, headline, text))
+        remembered.posted.append(digest)
+        posted = True
+    state.save()
+    if args.json:
+        print(json.dumps({"url": args.url, "status": "differs" if digest else "same",
+                          "not_modified": fetched.not_modified, "change": digest,
+                          "posted": posted, "diff": diff.json()}, ensure_ascii=False))
+    else:
+        print(text if digest else f"the page matches the table in use "
+              f"({knowledge.table.source.date_text()}, {len(page.entries)} entries)")
+        if posted:
+            print(f"posted to {args.post_to}")
+        elif digest and args.post_to:
+            print(f"already posted to {args.post_to} (this change, {digest[:12]})")
+    return 1 if digest else 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from mincards.handlers.serve import serve
 
@@ -240,11 +287,27 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="the same, for the newer version")
     diff.add_argument("--json", action="store_true", help="print one JSON object")
     diff.set_defaults(run=_diff_table)
+    check = sub.add_parser(
+        "check-page", help="compare the live page with the table in use",
+        description="Fetch the page (a conditional GET, bounded in time and size), read it as "
+        "import-table does and compare it with the table in use. Exit 0: the same; 1: it "
+        "differs (the diff is printed); 2: an error.")
+    check.add_argument("url", help="the page's URL (http or https)")
+    check.add_argument("--post-to", metavar="CHANNEL",
+                       help="post the summary to this Slack channel, once per distinct change "
+                       "(needs SLACK_BOT_TOKEN; SLACK_API_URL optional)")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument("--state", metavar="FILE",
+                       help="where to remember validators and what was posted (default: "
+                       "$XDG_STATE_HOME/mincards/check-page.json)")
+    check.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="give up on the server after this long (default 30)")
+    check.set_defaults(run=_check_page)
     serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
-    for command in (ask, imp, diff, serve):
+    for command in (ask, imp, diff, check, serve):
         _data_dir_option(command, argparse.SUPPRESS)
     return parser
 
