@@ -27,9 +27,13 @@ from slack_sdk.socket_mode.response import SocketModeResponse
 from mincards.bot import shallow_json
 from mincards.handlers import metrics
 from mincards.handlers.logs import NOTICES
+from mincards.handlers.web import Ignore, check_command, check_event, check_interaction
 
-# Slack's envelope kinds that carry a request for the app (others: hello, disconnect).
-REQUESTS = ("events_api", "slash_commands", "interactive")
+# Slack's envelope kinds that carry a request for the app (others: hello, disconnect), each
+# with the check HTTP mode gives the same request.
+CHECKS = {"events_api": check_event, "slash_commands": check_command,
+          "interactive": check_interaction}
+REQUESTS = tuple(CHECKS)
 
 
 def _message(raw: str) -> dict[str, Any] | None:
@@ -84,11 +88,27 @@ class GuardedSocketModeHandler(AsyncBaseSocketModeHandler):
     async def handle(self, client: AsyncBaseSocketModeClient, req: SocketModeRequest) -> None:
         start = time.time()
         try:
+            CHECKS[req.type](req.payload)
+        except Ignore:
+            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            return
+        except (ValueError, KeyError) as problem:
+            metrics.request("socket", "malformed")
+            NOTICES.note("malformed", "acknowledged a Socket Mode request this bot cannot read: "
+                         "%s", problem)
+            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            return
+        try:
             response = await run_async_bolt_app(self.bolt, req)
         except Exception as exc:
             metrics.request("socket", "malformed")
             NOTICES.note("malformed", "acknowledged a Socket Mode request Bolt could not read "
                          "(%s)", type(exc).__name__)
+            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            return
+        if response.status != 200:
+            # No listener (404) or a shape Bolt refused: acknowledged quietly all the same, as
+            # HTTP mode answers a quiet 200, so Slack does not deliver it again.
             await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
             return
         await send_async_response(client, req, response, start)

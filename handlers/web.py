@@ -67,7 +67,7 @@ def _closing(status: int, text: str) -> web.Response:
     return response
 
 
-class _Ignore(Exception):
+class Ignore(Exception):
     """Signed, well-formed, and nothing for this bot to do: a quiet 200."""
 
 
@@ -83,7 +83,7 @@ def _object(text: str, what: str) -> dict[str, Any]:
     return value
 
 
-def _check_event(body: dict[str, Any]) -> None:
+def check_event(body: dict[str, Any]) -> None:
     kind = body.get("type")
     if kind == "url_verification":
         if not isinstance(body.get("challenge"), str):
@@ -92,10 +92,10 @@ def _check_event(body: dict[str, Any]) -> None:
     if kind == "app_rate_limited":
         log.warning("Slack is holding back this app's events for a minute (app_rate_limited, "
                     "team %.20s)", body.get("team_id"))
-        raise _Ignore
+        raise Ignore
     if kind != "event_callback":
         log.debug("ignored an Events API request of type %.40s", kind)
-        raise _Ignore
+        raise Ignore
     event = body.get("event")
     if not isinstance(event, dict):
         raise ValueError("event is not an object")
@@ -103,7 +103,7 @@ def _check_event(body: dict[str, Any]) -> None:
         raise ValueError("event has no type")
 
 
-def _check_interaction(payload: dict[str, Any]) -> None:
+def check_interaction(payload: dict[str, Any]) -> None:
     kind = payload.get("type")
     if not isinstance(kind, str):
         raise ValueError("payload has no type")
@@ -112,24 +112,32 @@ def _check_interaction(payload: dict[str, Any]) -> None:
         if not isinstance(actions, list) or not actions or not all(
                 isinstance(a, dict) and isinstance(a.get("action_id"), str) for a in actions):
             log.debug("ignored block_actions without actions")
-            raise _Ignore
+            raise Ignore
     elif kind in ("view_submission", "view_closed"):
         view = payload.get("view")
         if not isinstance(view, dict) or not isinstance(view.get("type"), str):
             raise ValueError(f"{kind} without a view and its type")
 
 
+def check_command(form: dict[str, Any]) -> None:
+    """A slash command's fields are text, as Slack's form always gives them."""
+    if not isinstance(form.get("command"), str) or not all(
+            isinstance(form.get(k, ""), str) for k in ("text", "response_url", "channel_id",
+                                                       "user_id", "trigger_id")):
+        raise ValueError("a command whose fields are not text")
+
+
 def check_shape(content_type: str, text: str) -> None:
-    """Raise ValueError (a 400) for a signed body that is not what Slack sends, or _Ignore (a
+    """Raise ValueError (a 400) for a signed body that is not what Slack sends, or Ignore (a
     quiet 200) for one this bot has nothing to do with."""
     kind = content_type.split(";")[0].strip().lower()
     if kind == "application/json":
-        _check_event(_object(text, "body"))
+        check_event(_object(text, "body"))
         return
     if kind == "application/x-www-form-urlencoded":
         form = parse_qs(text, keep_blank_values=True)
         if "payload" in form:
-            _check_interaction(_object(form["payload"][0], "payload"))
+            check_interaction(_object(form["payload"][0], "payload"))
         elif "command" not in form:
             raise ValueError("form is neither a command nor an interaction")
         return
@@ -244,7 +252,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
         surface = surface_of(content_type, text)
         try:
             check_shape(content_type, text)
-        except _Ignore:
+        except Ignore:
             return refused(surface, "ignored", _plain(200, ""))
         except ValueError as problem:
             NOTICES.note("malformed", "rejected a signed request: %s", problem)
