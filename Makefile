@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: setup demo test lint redis bench startup load clean
+.PHONY: setup demo test slow lint redis bench startup load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ redis:
 
 test: lint redis
 	$(BIN)/python -m pytest
+
+# The long probes the default suite keeps short versions of (minutes, not seconds).
+slow: setup redis
+	$(BIN)/python -m pytest -m slow
 
 bench: setup
 	$(BIN)/python bench/questions.py

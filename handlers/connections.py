@@ -58,6 +58,16 @@ def connection_bound(asked: int | None, file_limit: int) -> int:
     return asked
 
 
+def _holds_whole_request(handler: Any) -> bool:
+    """Whether a connection's request has arrived whole though this bot has not read it yet
+    (aiohttp parsed it in the same turn of the loop as the newcomer's arrival)."""
+    for _, payload in getattr(handler, "_messages", ()):
+        if payload.is_eof():
+            return True
+    request = getattr(handler, "_current_request", None)
+    return request is not None and request.content.is_eof()
+
+
 class Room:
     """The server's connections in the order they began waiting for a complete request; those
     being answered are set apart and never closed to make room."""
@@ -78,13 +88,18 @@ class Room:
             self._make_room(handler)
 
     def _make_room(self, newcomer: Any) -> None:
-        for victim in self._waiting:
-            if victim is not newcomer:
-                break
-        else:  # every other connection is being answered: the newcomer waits its turn outside
-            victim = newcomer
+        victim = newcomer
+        for waiting in list(self._waiting):
+            if waiting is newcomer:
+                continue
+            if _holds_whole_request(waiting):
+                self.answering(waiting)  # arrived whole, not yet read: set apart now
+                continue
+            victim = waiting
+            break
         self.closed(victim)
-        metrics.connection("evicted")
+        # Every other connection is being answered: the newcomer waits its turn outside.
+        metrics.connection("refused" if victim is newcomer else "evicted")
         self.notices.note("evicted", "the server was full (%d connections); closed the one "
                           "idle longest to make room", self.limit)
         victim.force_close()

@@ -217,8 +217,6 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
             return await answer_request(request)
         finally:
             metrics.ack_seconds(time.monotonic() - started)
-            if room is not None:
-                room.answered(request.protocol)
 
     async def answer_request(request: web.Request) -> web.StreamResponse:
         raw = await read_body(request)
@@ -284,7 +282,17 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     async def close(_: web.Application) -> None:
         await services.close()
 
-    app = web.Application(client_max_size=MAX_BODY_BYTES)
+    @web.middleware
+    async def waiting_again(request: web.Request, handler: Any) -> web.StreamResponse:
+        """However a request ends, its connection waits for the next one from now on (and is
+        among those closed first to make room, should the server fill)."""
+        try:
+            return await handler(request)
+        finally:
+            if room is not None:
+                room.answered(request.protocol)
+
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[waiting_again])
     app.router.add_post(EVENTS_PATH, events)
     app.router.add_route("*", EVENTS_PATH, not_allowed)
     app.router.add_get(HEALTH_PATH, health)

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from mincards.bot import shallow_json
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.followup import FollowUp
 from mincards.bot.errors import DataError, ImportTableError
@@ -144,6 +143,8 @@ def test_length_options_that_only_look_like_digits_are_no_length(typed: str) -> 
 
 
 def test_deeply_nested_button_values_are_refused_quickly() -> None:
+    from mincards.bot import shallow_json
+
     value = "[" * 1000 + "]" * 1000  # 2,000 characters: within Slack's limit for a value
     started = time.perf_counter()
     assert FollowUp.decode(value) is None

@@ -15,7 +15,6 @@ from urllib.parse import urlencode
 import pytest
 
 from mincards.bot.replies.render_views import ASK_VIEW, BUDGET_INPUT, MODEL_INPUT, SEQ_INPUT
-from mincards.handlers.replies import CountingWebClient, SlackUnreachable
 from tests.bot_process import Bot, running_bot
 from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, block_action, mention
@@ -132,6 +131,8 @@ def test_a_refused_web_api_call_is_one_line_naming_the_method(slack: SlackSender
 def test_slack_slower_than_the_timeout_is_one_error_naming_the_method(
         emulator: SlackEmulator) -> None:
     """The client the bot uses, against a Slack that answers after the client gave up."""
+    from mincards.handlers.replies import CountingWebClient, SlackUnreachable
+
     emulator.fail("chat.postMessage", Fault(delay=2.0, times=5))
 
     async def call() -> str:
