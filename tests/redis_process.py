@@ -15,13 +15,15 @@ from tests.bot_process import free_port
 
 
 @contextlib.contextmanager
-def running_redis(workdir: Path, password: str | None = None) -> Iterator[str]:
-    """Yields the server's URL; the server is gone when the block ends."""
+def running_redis(workdir: Path, password: str | None = None, port: int | None = None
+                  ) -> Iterator[str]:
+    """Yields the server's URL; the server is gone when the block ends. `port`: a given one
+    (a Redis restarted where the bot expects it), else a free one."""
     exe = shutil.which("redis-server")
     if exe is None:
         raise AssertionError("redis-server is not installed (`make test` installs it with "
                              "apt-get when it can: apt-get install -y redis-server)")
-    port = free_port()
+    port = port or free_port()
     args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", str(workdir)]
     if password:
