@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -111,10 +110,6 @@ def enable_multiprocess() -> Path:
         folder = Path(tempfile.mkdtemp(prefix="mincards-metrics-"))
         os.environ[MULTIPROC_ENV] = str(folder)
     return folder
-
-
-def remove_multiprocess(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def serve_metrics(host: str, port: int) -> None:

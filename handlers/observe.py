@@ -11,6 +11,7 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from mincards.handlers import metrics
+from mincards.handlers.replies import CountingWebClient
 
 DUPLICATE = "mincards_duplicate"  # set in the context by the dedupe middleware
 
@@ -29,6 +30,9 @@ def observe_middleware(time_acks: bool) -> Callable[..., Awaitable[Any]]:
     async def observe(body: Any, context: AsyncBoltContext,
                       next: Callable[[], Awaitable[Any]]) -> Any:
         started = time.monotonic()
+        # Bolt makes a plain client for each request: this one counts its calls (metrics).
+        if context.client is not None and not isinstance(context.client, CountingWebClient):
+            context["client"] = CountingWebClient.like(context.client)
         try:
             return await next()
         finally:

@@ -105,3 +105,13 @@ class CountingWebClient(AsyncWebClient):
             raise SlackUnreachable(f"{method} failed: {failure(exc)}") from exc
         metrics.slack_call(method, "ok")
         return response
+
+    @classmethod
+    def like(cls, client: AsyncWebClient) -> CountingWebClient:
+        """A counting copy of the client Bolt makes for each request (it shares the session,
+        so the connections to Slack stay pooled)."""
+        return cls(token=client.token, base_url=client.base_url, timeout=client.timeout,
+                   ssl=client.ssl, proxy=client.proxy, session=client.session,
+                   trust_env_in_session=client.trust_env_in_session, headers=client.headers,
+                   team_id=client.default_params.get("team_id"), logger=client.logger,
+                   retry_handlers=client.retry_handlers)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
 import signal
+from pathlib import Path
 from typing import Any
 
 from mincards.bot.answering.engine import Engine
@@ -143,22 +146,27 @@ def check_redis(settings: Settings) -> None:
                 "answers (set REDIS_REQUIRED=true to stop here instead)", where, problem)
 
 
-def start_metrics(settings: Settings, mode: str) -> None:
-    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches."""
+def start_metrics(settings: Settings, mode: str) -> Path | None:
+    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches; the
+    folder of the workers' sample files when this process made it (removed at exit)."""
     if settings.metrics_port is None:
-        return
+        return None
     from mincards.handlers import metrics
 
+    made = None
     if mode == "http":
         # gunicorn's workers are processes of their own: each writes its samples to files
         # that this process (which serves /metrics) adds up.
-        metrics.enable_multiprocess()
+        named = os.environ.get(metrics.MULTIPROC_ENV)
+        folder = metrics.enable_multiprocess()
+        made = None if named else folder
     try:
         metrics.serve_metrics(settings.metrics_host, settings.metrics_port)
     except OSError as exc:
         raise SettingsError(f"cannot listen for metrics on {settings.metrics_host}:"
                             f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
                             f"{exc.strerror or exc}") from None
+    return made
 
 
 def serve(requested: str = "auto") -> int:
@@ -168,5 +176,9 @@ def serve(requested: str = "auto") -> int:
     engine = Engine()  # loads and checks the data before anything listens
     check_token(settings)
     check_redis(settings)
-    start_metrics(settings, mode)
-    return _socket(settings, engine) if mode == "socket" else _http(settings, engine)
+    samples = start_metrics(settings, mode)
+    try:
+        return _socket(settings, engine) if mode == "socket" else _http(settings, engine)
+    finally:
+        if samples is not None:
+            shutil.rmtree(samples, ignore_errors=True)
