@@ -262,3 +262,59 @@ def test_excels_padded_csv_utf8_loads_as_the_same_table(data_copy: Path) -> None
 def test_the_seed_page_still_imports() -> None:
     table = _import(SEED.read_text(encoding="utf-8"))
     assert len(table.entries) > 100
+
+
+# --- the long probes (make slow): whole pages through the command, time and memory measured --
+
+
+def _import_cli(tmp_path: Path, page: Path) -> tuple[int, str, float, int]:
+    """Exit status, stderr, seconds and the child's peak memory (KB) of an import."""
+    import resource
+    import shutil
+    import subprocess
+
+    from mincards.bot.facts.knowledge import default_data_dir
+    from tests.bot_process import MINCARDS
+
+    data = tmp_path / "data"
+    shutil.copytree(default_data_dir(), data)
+    started = time.monotonic()
+    result = subprocess.run([str(MINCARDS), "import-table", "--allow-older", "--allow-removals",
+                             "--data-dir", str(data), str(page)], capture_output=True,
+                            text=True, timeout=120, check=False)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return result.returncode, result.stderr, time.monotonic() - started, peak
+
+
+@pytest.mark.slow
+def test_a_100000_row_page_is_refused_within_30_s_and_1_gb(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    rows = "".join(f"qwen2.5-{i + 1000}b\tfull\t4096/8192\t4*Ascend\n" for i in range(100_000))
+    page.write_text("时间：2025-09-01\n" + HEADER + rows, encoding="utf-8")
+    code, err, took, peak = _import_cli(tmp_path, page)
+    assert code == 2 and "grows past" in err and "Traceback" not in err, err
+    assert took < 30 and peak < 1024 * 1024, (took, peak)
+
+
+@pytest.mark.slow
+def test_a_200_mb_page_is_refused_within_30_s_and_1_gb(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    with page.open("wb") as out:
+        out.write(b"<table>")
+        for _ in range(200):
+            out.write(b"<tr><td>x</td></tr>" * (1024 * 1024 // 19))
+    code, err, took, peak = _import_cli(tmp_path, page)
+    assert code == 2 and "larger than 20 MB" in err and "Traceback" not in err, err
+    assert took < 30 and peak < 1024 * 1024, (took, peak)
+
+
+@pytest.mark.slow
+def test_a_span_bomb_page_is_refused_within_30_s_and_1_gb(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    cells = "".join(f'<td rowspan="1000" colspan="1000">x{i}</td>' for i in range(1000))
+    page.write_text("<table><tr><th>模型</th><th>策略</th><th>序列长度SEQ_LEN</th></tr><tr>"
+                    + cells + "</tr>" + "<tr><td>a</td></tr>" * 1000 + "</table>",
+                    encoding="utf-8")
+    code, err, took, peak = _import_cli(tmp_path, page)
+    assert code == 2 and "grows past" in err and "Traceback" not in err, err
+    assert took < 30 and peak < 1024 * 1024, (took, peak)
