@@ -78,7 +78,7 @@ def register(app: AsyncApp, services: Services) -> None:
             _conversation(context, container, ephemeral), follow)
         payload = await services.answering.run(lambda: message(
             knowledge, answer, question=follow.text or follow.model or "",
-            shareable=ephemeral and answer.intent != "help", page=follow.page))
+            shareable=ephemeral and answer.intent != "help", page=follow.page), follow.text or "")
         channel, ts = container.get("channel_id"), container.get("message_ts")
         if not ephemeral and channel and ts:
             await client.chat_update(channel=channel, ts=ts, **payload)
@@ -98,11 +98,12 @@ def register(app: AsyncApp, services: Services) -> None:
         follow = _follow_up(action)
         if follow is None:
             return
-        answer = await services.answering.answer(lambda: services.engine.follow(follow))
+        text = follow.text or ""
+        answer = await services.answering.answer(lambda: services.engine.follow(follow), text)
         user = _dict(body.get("user")).get("id")
         payload = await services.answering.run(lambda: message(
-            knowledge, answer, question=follow.text or "",
-            asked_by=user if isinstance(user, str) and user else None))
+            knowledge, answer, question=text,
+            asked_by=user if isinstance(user, str) and user else None), text)
         channel = _dict(body.get("channel")).get("id") or _dict(body.get("container")).get(
             "channel_id")
         url = body.get("response_url")

@@ -30,13 +30,15 @@ class Conversations:
     async def ask(self, key: str, question: str) -> Answer:
         """Answer in this conversation, and remember what was asked for the next question."""
         previous = await self.state.context(key)
-        answer = await self.answering.answer(lambda: self.engine.ask(question, previous))
+        answer = await self.answering.answer(lambda: self.engine.ask(question, previous),
+                                             question)
         await self.state.remember(key, context_after(answer, previous))
         return answer
 
     async def follow(self, key: str | None, follow: FollowUp) -> Answer:
         """Answer a button; a button in a DM or thread moves that conversation on."""
-        answer = await self.answering.answer(lambda: self.engine.follow(follow))
+        answer = await self.answering.answer(lambda: self.engine.follow(follow),
+                                             follow.text or "")
         if key is not None:
             await self.state.remember(key, context_after(answer, await self.state.context(key)))
         return answer

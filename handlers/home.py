@@ -46,7 +46,8 @@ def register(app: AsyncApp, services: Services) -> None:
         if follow is None or not isinstance(user, str):
             log.warning("ignored a Home menu pick this bot did not write")
             return
-        answer = await services.answering.answer(lambda: services.engine.follow(follow))
+        text = follow.text or ""
+        answer = await services.answering.answer(lambda: services.engine.follow(follow), text)
         view = await services.answering.run(
-            lambda: home_view(knowledge, follow.language, answer))
+            lambda: home_view(knowledge, follow.language, answer), text)
         await client.views_publish(user_id=user, view=view)

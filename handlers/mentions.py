@@ -36,5 +36,5 @@ def register(app: AsyncApp, services: Services) -> None:
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
                                                   question)
         payload = await services.answering.run(
-            lambda: message(services.engine.knowledge, answer, question=question))
+            lambda: message(services.engine.knowledge, answer, question=question), question)
         await client.chat_postMessage(channel=channel, thread_ts=ts, **payload)

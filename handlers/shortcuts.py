@@ -85,9 +85,9 @@ def register(app: AsyncApp, services: Services) -> None:
         shown = body.get("message")
         text = from_slack(str(shown.get("text") or "")) if isinstance(shown, dict) else ""
         if text.strip():
-            answer = await services.answering.answer(lambda: services.engine.ask(text))
+            answer = await services.answering.answer(lambda: services.engine.ask(text), text)
             payload = await services.answering.run(lambda: message(
-                knowledge, answer, question=text, shareable=answer.intent != "help"))
+                knowledge, answer, question=text, shareable=answer.intent != "help"), text)
         else:
             note = escape(t(language_of(text), "shortcut.no_text"))
             payload = {"text": note, "blocks": [
