@@ -5,7 +5,10 @@ A Slack request arrives whole within milliseconds of its connection, so an attac
 every slot with idle, trickling or slow-body connections only ever holds the oldest ones: each
 new connection pushes the oldest of those out. A connection whose request has arrived whole is
 being answered and is never the one closed. Idle and half-sent headers also meet a short
-deadline (aiohttp's keep-alive timer, HEADER_TIMEOUT), and a body its own (REQUEST_TIMEOUT).
+deadline (HEADER_TIMEOUT, from the moment it opens), and a body its own (REQUEST_TIMEOUT). An
+idle keep-alive connection after a response is kept longer (KEEPALIVE_SECONDS, above the 60 s
+a proxy such as nginx keeps its upstream connections), so that the proxy, never the bot, closes
+an idle one: a request sent as the bot closed it would be lost.
 
 The bound follows the process's file limit: every connection is a file descriptor, and the
 process also needs some for its own connections to Slack and Redis.
@@ -27,6 +30,7 @@ log = logging.getLogger(__name__)
 # Descriptors kept for everything but incoming connections: the connections to Slack
 # (handlers.replies.MAX_CONNECTIONS), Redis, log files, the listening sockets.
 RESERVED_FILES = 512 + 128
+KEEPALIVE_SECONDS = 75.0
 MIN_CONNECTIONS = 8
 
 
@@ -68,15 +72,25 @@ def _holds_whole_request(handler: Any) -> bool:
     return request is not None and request.content.is_eof()
 
 
+def _has_headers(handler: Any) -> bool:
+    """Whether a request's headers have arrived whole on this connection (its body may not)."""
+    return bool(getattr(handler, "_messages", None)) or bool(
+        getattr(handler, "_request_in_progress", False))
+
+
 class Room:
     """The server's connections in the order they began waiting for a complete request; those
     being answered are set apart and never closed to make room."""
 
-    def __init__(self, limit: int, notices: Notices) -> None:
+    def __init__(self, limit: int, notices: Notices, header_seconds: float | None = None
+                 ) -> None:
         self.limit = limit
         self.notices = notices
+        self.header_seconds = header_seconds
         self._waiting: OrderedDict[Any, float] = OrderedDict()
         self._answering: set[Any] = set()
+        # Connections that have not yet sent a request's headers whole, with their deadline.
+        self._deadlines: dict[Any, asyncio.TimerHandle] = {}
 
     def __len__(self) -> int:
         return len(self._waiting) + len(self._answering)
@@ -86,6 +100,22 @@ class Room:
         self._waiting[handler] = time.monotonic()
         if len(self) > self.limit:
             self._make_room(handler)
+        if self.header_seconds is not None and handler in self._waiting:
+            self._deadlines[handler] = asyncio.get_running_loop().call_later(
+                self.header_seconds, self._header_deadline, handler)
+
+    def _header_deadline(self, handler: Any) -> None:
+        """A new connection that has not sent a request's headers whole in time is closed
+        (a body then has its own, longer time). Only the first request: an idle keep-alive
+        connection waits as long as aiohttp's keep-alive allows, longer than a proxy's."""
+        self._deadlines.pop(handler, None)
+        if handler in self._answering or _has_headers(handler):
+            return
+        self.closed(handler)
+        metrics.connection("header_timeout")
+        self.notices.note("header_timeout", "closed a connection that sent no request within "
+                          "%g s (HEADER_TIMEOUT)", self.header_seconds)
+        handler.force_close()
 
     def _make_room(self, newcomer: Any) -> None:
         victim = newcomer
@@ -104,8 +134,16 @@ class Room:
                           "idle longest to make room", self.limit)
         victim.force_close()
 
+    def started(self, handler: Any) -> None:
+        """A request's headers arrived whole on this connection: its header deadline is met
+        (its body, if any, has its own)."""
+        deadline = self._deadlines.pop(handler, None)
+        if deadline is not None:
+            deadline.cancel()
+
     def answering(self, handler: Any) -> None:
         """A complete request arrived on this connection: it is not to be closed for room."""
+        self.started(handler)
         if self._waiting.pop(handler, None) is not None:
             self._answering.add(handler)
 
@@ -118,6 +156,9 @@ class Room:
     def closed(self, handler: Any) -> None:
         self._waiting.pop(handler, None)
         self._answering.discard(handler)
+        deadline = self._deadlines.pop(handler, None)
+        if deadline is not None:
+            deadline.cancel()
 
 
 def watch(server: Any, room: Room) -> None:

@@ -39,10 +39,10 @@ def _http(settings: Settings, engine: Engine) -> int:
     async def make_runner() -> Any:
         # Built in each worker after the fork: its own Bolt app, Slack client and state.
         bolt, services = create_app(settings, engine, mode="http")
-        room = Room(bound, NOTICES)
+        room = Room(bound, NOTICES, settings.header_timeout)
         web_app = create_web_app(bolt, secret.get_secret_value(), services,
                                  body_seconds=settings.request_timeout, room=room)
-        return runner(web_app, room, settings.header_timeout)
+        return runner(web_app, room)
 
     class SameLog(Logger):
         """gunicorn's own lines through the bot's handler: one format (text or JSON), and

@@ -45,8 +45,8 @@ class Settings(BaseModel):
     port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
     log_level: LogLevel = Field(default="INFO", alias="LOG_LEVEL")
     web_concurrency: int = Field(default=1, ge=1, le=64, alias="WEB_CONCURRENCY")
-    # A connection gets this long to send a request's headers (Slack's arrive whole within
-    # milliseconds); an idle keep-alive connection is closed after it too.
+    # A new connection gets this long to send a request's headers (Slack's arrive whole within
+    # milliseconds).
     header_timeout: float = Field(default=2.0, gt=0, le=60, alias="HEADER_TIMEOUT")
     # A request's body gets this long to arrive.
     request_timeout: float = Field(default=10.0, gt=0, le=300, alias="REQUEST_TIMEOUT")

@@ -24,7 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from mincards.bot import shallow_json
 from mincards.handlers import metrics
-from mincards.handlers.connections import Room
+from mincards.handlers.connections import KEEPALIVE_SECONDS, Room
 from mincards.handlers.connections import watch as watch_connections
 from mincards.handlers.logs import NOTICES
 from mincards.handlers.services import Services
@@ -286,6 +286,8 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     async def waiting_again(request: web.Request, handler: Any) -> web.StreamResponse:
         """However a request ends, its connection waits for the next one from now on (and is
         among those closed first to make room, should the server fill)."""
+        if room is not None:
+            room.started(request.protocol)
         try:
             return await handler(request)
         finally:
@@ -317,11 +319,11 @@ class RoomyRunner(web.AppRunner):
         return server
 
 
-def runner(app: web.Application, room: Room, header_seconds: float) -> RoomyRunner:
-    # aiohttp's keep-alive timer runs from a connection's first byte and again after each
-    # response, and closes it unless a request's headers have arrived whole: the header
-    # deadline, for idle, trickling and half-sent connections alike.
+def runner(app: web.Application, room: Room) -> RoomyRunner:
+    # The room closes a new connection without a request's headers after HEADER_TIMEOUT;
+    # aiohttp's keep-alive timer (from a connection's first byte, and again after each response)
+    # closes an idle or half-sent one after KEEPALIVE_SECONDS.
     # lingering_time=0: a refused request's unread body is not waited for (aiohttp would wait
     # up to 10 s for a stalled client to finish sending it).
-    return RoomyRunner(app, room, keepalive_timeout=header_seconds,
+    return RoomyRunner(app, room, keepalive_timeout=KEEPALIVE_SECONDS,
                        lingering_time=0, access_log=None, shutdown_timeout=5.0)

@@ -182,3 +182,22 @@ def test_over_a_thousand_attackers_per_shape_never_keep_slack_out(
     with running_bot(emulator, tmp_path_factory.mktemp("flood"), extra_env={
             "MAX_CONNECTIONS": "1024", "LOG_LEVEL": "INFO"}) as target:
         _probe(target, emulator, SHAPES, 1100, mentions=30, seconds=15)
+
+
+def test_a_keep_alive_connection_outlives_the_header_deadline_a_silent_one_does_not(
+        bot: Bot) -> None:
+    """HEADER_TIMEOUT (2 s here) is for a connection's first request: a proxy's idle keep-alive
+    connection to the bot is left for the proxy to close, or a request sent as the bot closed
+    it would be lost."""
+    url = urlparse(bot.base_url)
+    assert url.hostname and url.port
+    get = b"GET /healthz HTTP/1.1\r\nHost: bot\r\nConnection: keep-alive\r\n\r\n"
+    with socket.create_connection((url.hostname, url.port), timeout=5) as kept, \
+            socket.create_connection((url.hostname, url.port), timeout=5) as silent:
+        kept.sendall(get)
+        assert b" 200 " in kept.recv(4096)
+        time.sleep(3.0)
+        silent.settimeout(1)
+        assert silent.recv(4096) == b""  # closed by the server, having sent nothing
+        kept.sendall(get)
+        assert b" 200 " in kept.recv(4096)
