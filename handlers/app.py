@@ -14,7 +14,15 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 
 from mincards.bot.answering.engine import Engine
-from mincards.handlers import actions, commands, direct_messages, home, mentions, shortcuts
+from mincards.handlers import (
+    actions,
+    commands,
+    direct_messages,
+    home,
+    mentions,
+    metrics,
+    shortcuts,
+)
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
 from mincards.handlers.dedupe import dedupe_middleware
@@ -74,6 +82,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    # Socket Mode messages are not signed; HTTP requests always are checked.
                    request_verification_enabled=not socket,
                    logger=BOLT_LOG)
+    metrics.prepare()  # in each worker, after the fork
     app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),

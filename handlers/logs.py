@@ -13,6 +13,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from aiohttp.http_exceptions import HttpProcessingError
+
 _TOKEN = re.compile(r"xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+")
 REDACTED = "[redacted]"
 NOTICE_SECONDS = 60.0
@@ -71,15 +73,16 @@ NOTICES = Notices(logging.getLogger("mincards.clients"))
 
 class _ClientCaused(logging.Filter):
     """aiohttp's server logs a full traceback for every request it cannot parse (both
-    Content-Length and Transfer-Encoding, a body cut short): a stranger could fill the disk.
-    Those become counted notices, once a minute."""
+    Content-Length and Transfer-Encoding, a line that is not HTTP): a stranger could fill the
+    disk. Those become counted notices, once a minute; any other error (this bot's own) is
+    logged as it comes."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.ERROR:
-            return True
         error = record.exc_info[1] if record.exc_info else None
-        what = type(error).__name__ if error is not None else record.getMessage()[:60]
-        NOTICES.note("malformed", "refused a request the HTTP parser could not read (%s)", what)
+        if not isinstance(error, HttpProcessingError | ConnectionError):
+            return True
+        NOTICES.note("malformed", "refused a request the HTTP parser could not read (%s)",
+                     type(error).__name__)
         return False
 
 

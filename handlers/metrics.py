@@ -69,6 +69,12 @@ def _instruments() -> dict[str, Any]:
 _METRICS = _Metrics()
 
 
+def prepare() -> None:
+    """Make the instruments now (prometheus_client takes some 75 ms to import), at start-up,
+    not during the first request; after multiprocess mode is chosen."""
+    _METRICS.get("requests")
+
+
 def request(surface: str, outcome: str) -> None:
     _METRICS.get("requests").labels(surface, outcome).inc()
 

@@ -122,7 +122,6 @@ class RedisState:
         self._warned_context_at = -WARN_EVERY_SECONDS
         # Ids this process answered while Redis was away: written back when it returns.
         self._unshared: OrderedDict[str, float] = OrderedDict()
-        self.fallbacks = 0  # how many times a call fell back to this process's memory
 
     def _usable(self) -> bool:
         return time.monotonic() >= self._paused_until
@@ -130,7 +129,6 @@ class RedisState:
     def _failed(self, exc: BaseException) -> None:
         now = time.monotonic()
         self._paused_until = now + REDIS_PAUSE_SECONDS
-        self.fallbacks += 1
         metrics.redis_fallback()
         if now - self._warned_at >= WARN_EVERY_SECONDS:
             self._warned_at = now

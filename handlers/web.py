@@ -176,7 +176,8 @@ def _is_ssl_check(text: str) -> bool:
 
 
 def surface_of(content_type: str, text: str) -> str:
-    """Which of Slack's ways in a body is (a metrics label): event, command or interaction."""
+    """Which of Slack's ways in a refused body is (a metrics label): event, command or
+    interaction. Accepted ones are counted by handlers.observe, from the body Bolt parsed."""
     kind = content_type.split(";")[0].strip().lower()
     if kind == "application/json":
         return "event"
@@ -187,7 +188,7 @@ def surface_of(content_type: str, text: str) -> str:
 
 
 def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
-                   body_seconds: float, room: Room | None = None) -> web.Application:
+                   body_seconds: float, room: Room) -> web.Application:
     verifier = SignatureVerifier(signing_secret)
     watch = SignatureWatch()
 
@@ -222,8 +223,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
         raw = await read_body(request)
         if isinstance(raw, web.Response):
             return raw
-        if room is not None:
-            room.answering(request.protocol)  # arrived whole: never closed to make room
+        room.answering(request.protocol)  # arrived whole: never closed to make room
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -247,14 +247,14 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
             NOTICES.note("signature", "refused a request without a valid Slack signature")
             return refused("unknown", "bad_signature", _plain(401, "invalid signature"))
         watch.good()
-        surface = surface_of(content_type, text)
         try:
             check_shape(content_type, text)
         except Ignore:
-            return refused(surface, "ignored", _plain(200, ""))
+            return refused(surface_of(content_type, text), "ignored", _plain(200, ""))
         except ValueError as problem:
             NOTICES.note("malformed", "rejected a signed request: %s", problem)
-            return refused(surface, "malformed", _plain(400, str(problem)))
+            return refused(surface_of(content_type, text), "malformed",
+                           _plain(400, str(problem)))
         try:
             response = await bolt.async_dispatch(AsyncBoltRequest(
                 body=text, query=request.query_string, headers=dict(request.headers)))
@@ -262,7 +262,8 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
             NOTICES.note("malformed", "rejected a signed request Bolt could not read: %s",
                          type(exc).__name__)
             log.debug("the failure in full", exc_info=exc)
-            return refused(surface, "malformed", _plain(400, "malformed request"))
+            return refused(surface_of(content_type, text), "malformed",
+                           _plain(400, "malformed request"))
         if response.status == 404:
             # Bolt found no listener: acknowledged quietly, as Slack would show a 404 as an error.
             log.debug("no listener for this request; acknowledged")
@@ -286,13 +287,11 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     async def waiting_again(request: web.Request, handler: Any) -> web.StreamResponse:
         """However a request ends, its connection waits for the next one from now on (and is
         among those closed first to make room, should the server fill)."""
-        if room is not None:
-            room.started(request.protocol)
+        room.started(request.protocol)
         try:
             return await handler(request)
         finally:
-            if room is not None:
-                room.answered(request.protocol)
+            room.answered(request.protocol)
 
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[waiting_again])
     app.router.add_post(EVENTS_PATH, events)

@@ -6,6 +6,7 @@ misspelt family word, never to bridge a different version or size (qwen2 is not 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -26,8 +27,7 @@ _DATE = re.compile(r"^\d{4}$")
 _REVISION = re.compile(r"^v\d+(?:\.\d+)+$")
 # Fuzzy family matching: how many edits a misspelling may have, by its length.
 _MIN_FUZZY_LEN = 4
-# Words remembered per reader with what family they name: a question repeats its words, and a
-# long message made of one word repeated must not cost a fuzzy search per repeat.
+# Words (and tokens) remembered per reader with the family (or alias) they name.
 _MAX_REMEMBERED_WORDS = 4096
 # ...or, with the same first letter, how alike by rapidfuzz's ratio (lamma ~ llama is 80).
 _MIN_FUZZY_RATIO = 80
@@ -139,8 +139,10 @@ class NameReader:
             for alias in info.aliases:
                 self._aliases[self._alias_key(alias)] = info.key
         self._joining = frozenset(v.joining)
-        self._families_known: dict[str, tuple[str | None, str | None]] = {}
-        self._aliases_known: dict[str, str | None] = {}
+        # Remembered per word: a question repeats its words, and a long message of one word
+        # repeated must not cost a fuzzy search (or an alias lookup) per repeat.
+        self.family_of = functools.lru_cache(maxsize=_MAX_REMEMBERED_WORDS)(self._family_of_word)
+        self._alias = functools.lru_cache(maxsize=_MAX_REMEMBERED_WORDS)(self._alias_of)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -154,25 +156,13 @@ class NameReader:
         # Separators fold to one '-' but never vanish: 'internvl2.58b' is not InternVL2.5-8B.
         return re.sub(r"[^a-z0-9.]+", "-", name.replace(":", "-")).strip("-")
 
-    def _alias(self, token: str) -> str | None:
-        """The table model a whole token names by one of its aliases (remembered per token)."""
-        if token not in self._aliases_known:
-            if len(self._aliases_known) >= _MAX_REMEMBERED_WORDS:
-                self._aliases_known.clear()
-            self._aliases_known[token] = self._aliases.get(self._alias_key(token))
-        return self._aliases_known[token]
-
-    def family_of(self, word: str) -> tuple[str | None, str | None]:
-        """(table family, other family) that a word names, reading misspellings of length >= 4."""
-        known = self._families_known.get(word)
-        if known is None:
-            known = self._family_of_word(word.replace("-", ""))
-            if len(self._families_known) >= _MAX_REMEMBERED_WORDS:
-                self._families_known.clear()
-            self._families_known[word] = known
-        return known
+    def _alias_of(self, token: str) -> str | None:
+        """The table model a whole token names by one of its aliases."""
+        return self._aliases.get(self._alias_key(token))
 
     def _family_of_word(self, word: str) -> tuple[str | None, str | None]:
+        """(table family, other family) that a word names, reading misspellings of length >= 4."""
+        word = word.replace("-", "")
         if word in self._family_of:
             return self._family_of[word], None
         if word in self._others:
