@@ -108,10 +108,11 @@ def redis_location(url: str) -> str:
 class RedisState:
     def __init__(self, url: str, fallback: MemoryState | None = None) -> None:
         from redis.asyncio import Redis
+        from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
-        from redis.retry import Retry
 
-        # No retries inside redis-py: one bounded attempt, then this process's memory.
+        # No retries inside redis-py: one bounded attempt, then this process's memory. The
+        # asyncio Retry: redis-py 8 warns when an asyncio client is given the synchronous one.
         self.redis = Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
                                     socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
                                     retry=Retry(NoBackoff(), 0), decode_responses=True)
