@@ -65,7 +65,8 @@ def frameworks() -> list[str]:
     return list(dict.fromkeys(fw for fw, _ in rows()[0].counts))
 
 
-def room(count: int, unit: str, flavour: str | None = None) -> dict[str, int]:
+def room(count: float, unit: str, flavour: str | None = None) -> dict[str, int]:
+    """A part of a node is that share of the node's whole cards (in DIE: 2 per card)."""
     out = {}
     for name, info in flavours().items():
         if flavour and name != flavour:
@@ -76,7 +77,9 @@ def room(count: int, unit: str, flavour: str | None = None) -> dict[str, int]:
         elif unit == "die" and die:
             out[name] = count
         elif unit == "node":
-            out[name] = count * int(info["per_node"])  # type: ignore[call-overload]
+            per_card = int(die) if die else 1  # type: ignore[call-overload]
+            cards = int(info["per_node"]) // per_card  # type: ignore[call-overload]
+            out[name] = int(count * cards) * per_card
     return out
 
 

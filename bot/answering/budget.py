@@ -25,14 +25,18 @@ def capacity(budget: Budget, hardware: Hardware, flavours: Iterable[str]) -> dic
         if budget.flavour and flavour != budget.flavour:
             continue
         info = hardware.flavours[flavour]
+        # Cards, DIE and Ascend come whole; only a node may come in parts.
         if budget.unit == "card":
-            out[flavour] = budget.count * (info.die_per_card or 1)
+            out[flavour] = int(budget.count) * (info.die_per_card or 1)
         elif budget.unit == "die" and info.die_per_card:
-            out[flavour] = budget.count
+            out[flavour] = int(budget.count)
         elif budget.unit == "node":
-            out[flavour] = budget.count * info.per_node
+            # A part of a node is that share of its whole cards (half a Snt9B23 node: 4 cards,
+            # 8 DIE), never half a card.
+            per_card = info.die_per_card or 1
+            out[flavour] = int(budget.count * (info.per_node // per_card)) * per_card
         elif budget.unit == "ascend":
-            out[flavour] = budget.count
+            out[flavour] = int(budget.count)
     return out
 
 

@@ -121,6 +121,23 @@ class BudgetWords:
     die: tuple[str, ...] = ()
     node: tuple[str, ...] = ()
     ascend: tuple[str, ...] = ()
+    # Parts of one node ("half a node", "a quarter node", "半台机器"), each with its share.
+    part: dict[str, float] = field(default_factory=dict)
+    # After a count and before a node word, one half more ("one and a half nodes", "一个半节点").
+    and_a_half: tuple[str, ...] = ()
+    # After a count and a node word, one half more ("一台半").
+    half_after: tuple[str, ...] = ()
+    # Chips: a count of them is that many cards of their flavour ("4 x 910C").
+    chips: tuple[str, ...] = ()
+    # Between machines and the cards each holds ("2 machines of 8 cards", "两台机器每台8卡").
+    each: tuple[str, ...] = ()
+    # Between an M-card count and its machine ("一台4卡的服务器").
+    linking: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        bad = {k: v for k, v in self.part.items() if not 0 < v < 1}
+        if bad:
+            raise ValueError(f"budget.part: a part of a node is between 0 and 1: {bad}")
 
 
 @dataclass(frozen=True, kw_only=True)

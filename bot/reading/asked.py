@@ -12,9 +12,10 @@ BUDGET_UNITS: tuple[BudgetUnit, ...] = ("card", "die", "node", "ascend")
 
 @dataclass(frozen=True)
 class Budget:
-    """How much hardware the person has: N cards, N DIE or N nodes, maybe on one flavour."""
+    """How much hardware the person has: N cards, N DIE or N nodes, maybe on one flavour. A
+    node may be a part of one or more ("half a node", 1.5 nodes): that share of its cards."""
 
-    count: int
+    count: int | float
     unit: BudgetUnit
     flavour: str | None = None
 
@@ -26,7 +27,13 @@ class Budget:
         if not isinstance(data, dict):
             return None
         count, unit, flavour = data.get("count"), data.get("unit"), data.get("flavour")
-        if type(count) is not int or not 0 < count < 10**6 or unit not in BUDGET_UNITS:
+        if unit not in BUDGET_UNITS or isinstance(count, bool):
+            return None
+        # Only nodes come in parts; a part must still be a number a person could have said.
+        if not (type(count) is int or (unit == "node" and type(count) is float
+                                       and count * 4 == int(count * 4))):
+            return None
+        if not 0 < count < 10**6:
             return None
         return cls(count, unit, flavour if isinstance(flavour, str) else None)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.reading.asked import BudgetUnit
+from mincards.bot.reading.counts import CountReader
 from mincards.bot.reading.phrases import phrase_pattern
 
 # Stands where a strategy word stood (the filters pass puts it there): "lora 2048" is a length.
@@ -41,25 +42,17 @@ class Numbers:
     text: str = ""
 
 
-def _alternation(words: Collection[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or r"(?!x)x"
-
-
 class NumberReader:
     """Built once from the vocabulary and the table's lengths; cheap per question."""
 
-    def __init__(self, vocabulary: Vocabulary, table_lengths: Collection[int]) -> None:
+    def __init__(self, vocabulary: Vocabulary, table_lengths: Collection[int],
+                 counts: CountReader | None = None) -> None:
         self.k = vocabulary.sequence.k
         self.lengths = frozenset(table_lengths)
         numbers = vocabulary.numbers
-        self._words = {w.lower(): n for w, n in numbers.words.items()}
-        self._digits = dict(numbers.cjk_digits)
-        self._multipliers = dict(numbers.cjk_multipliers)
-        cjk = "".join(re.escape(c) for c in (*self._digits, *self._multipliers)) or r"\x00"
-        # A minus before digits is kept, to say "-5 cards" is no budget rather than read 5.
-        count = (rf"(?:(?<![\w.])(-\s*+)?(\d+)"
-                 rf"|(?<![a-z0-9])({_alternation(self._words)})(?![a-z0-9])"
-                 rf"|(?<![{cjk}])([{cjk}]++))")
+        self.counts = counts or CountReader(vocabulary)
+        self.cjk_number = self.counts.cjk_number
+        count = self.counts.pattern
         self._budget_unit: dict[str, BudgetUnit] = {}
         units_words: tuple[tuple[BudgetUnit, tuple[str, ...]], ...] = (
             ("card", vocabulary.budget.card), ("die", vocabulary.budget.die),
@@ -90,30 +83,8 @@ class NumberReader:
         self._after_strategy = re.compile(
             rf"{STRATEGY_MARK}{_GAP}(?:(?:at|@|with|,|:|=|for){_GAP})?(\d{{3,7}})(?![\w.])")
 
-    def cjk_number(self, text: str) -> int | None:
-        """一 -> 1, 十六 -> 16, 三十二 -> 32, 两 -> 2, 一百二十八 -> 128."""
-        total, digit = 0, None
-        for char in text:
-            if char in self._digits:
-                if digit is not None:
-                    return None  # 二二 is not a number
-                digit = self._digits[char]
-            elif char in self._multipliers:
-                total += (1 if digit is None else digit) * self._multipliers[char]
-                digit = None
-            else:
-                return None
-        return total + (digit or 0)
-
     def _count(self, match: re.Match[str]) -> int | None:
-        minus, digits, word, cjk = match.group(1, 2, 3, 4)
-        if digits:
-            if len(digits) > 7:
-                return None  # no budget of ten million cards: a number pasted, not counted
-            return -int(digits) if minus else int(digits)
-        if word:
-            return self._words.get(word.lower())
-        return self.cjk_number(cjk) if cjk else None
+        return self.counts.read(*match.group(1, 2, 3, 4))
 
     def _length(self, number: str, k: str | None) -> int | None:
         try:

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.language import Language, language_of
 from mincards.bot.reading.asked import Budget, BudgetUnit, NameParts, Workload
+from mincards.bot.reading.counts import CountReader
 from mincards.bot.reading.filters import FilterReader
+from mincards.bot.reading.hardware import HardwareReader
 from mincards.bot.reading.names import Mention, NameReader
 from mincards.bot.reading.normalize import Normalizer
 from mincards.bot.reading.numbers import NumberReader
@@ -75,7 +77,11 @@ class QuestionReader:
         self.names = names
         self.normalize = Normalizer(vocabulary)
         self.filters = FilterReader(vocabulary, frameworks, flavours)
-        self.numbers = NumberReader(vocabulary, lengths)
+        counts = CountReader(vocabulary)
+        flavours = flavours or {}
+        self.hardware = HardwareReader(vocabulary, counts, [
+            *flavours, *flavours.values(), *(w for ws in vocabulary.flavours.values() for w in ws)])
+        self.numbers = NumberReader(vocabulary, lengths, counts)
         self.workload = WorkloadReader(vocabulary, self.numbers.cjk_number)
         self._list = compile_phrases(vocabulary.intents.list)
         self._help = compile_phrases(vocabulary.intents.help)
@@ -84,7 +90,8 @@ class QuestionReader:
 
     def read(self, raw: str) -> Question:
         question = Question(text=raw, language=language_of(raw))
-        filters = self.filters.read(self.normalize(raw))
+        hardware = self.hardware.read(self.normalize(raw))
+        filters = self.filters.read(hardware.text)
         question.frameworks.update(filters.frameworks)
         question.flavours.update(filters.flavours)
         question.strategies.update(filters.strategies)
@@ -93,8 +100,8 @@ class QuestionReader:
         question.workload = planned.workload
         numbers = self.numbers.read(planned.text)
         question.seq_lens = sorted(set(numbers.seq_lens))
-        if numbers.budgets:
-            count, unit = numbers.budgets[0]
+        if budgets := hardware.budgets + numbers.budgets:
+            count, unit = budgets[0]
             flavour = next(iter(question.flavours)) if len(question.flavours) == 1 else None
             question.budget = Budget(count, unit, flavour)
         elif numbers.refused_budgets:

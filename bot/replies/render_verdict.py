@@ -15,6 +15,7 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
+from mincards.bot.replies.render_budget import budget_text
 from mincards.bot.replies.render_words import amount, entry_heading, join_words, plural
 
 
@@ -56,9 +57,20 @@ def overall(answer: Answer, found: list[Way]) -> str:
     return "yes" if len(fitting) == len(answer.rows) else "mixed"
 
 
-def _room(knowledge: Knowledge, language: Language, flavour: str, count: int) -> str:
-    return t(language, "verdict.room", flavour=knowledge.flavour_display(flavour),
-             amount=amount(knowledge, language, flavour, count))
+def _part_of_node(answer: Answer) -> bool:
+    """A budget of part of a node ("half a node", 1.5 nodes): said back with its cards."""
+    return answer.budget is not None and answer.budget.unit == "node" and (
+        answer.budget.count != int(answer.budget.count))
+
+
+def _room(knowledge: Knowledge, answer: Answer, flavour: str, count: int) -> str:
+    lang = answer.language
+    shown = amount(knowledge, lang, flavour, count)
+    if _part_of_node(answer):
+        assert answer.budget is not None
+        shown = t(lang, "verdict.room.part", budget=budget_text(knowledge, lang, answer.budget),
+                  amount=shown)
+    return t(lang, "verdict.room", flavour=knowledge.flavour_display(flavour), amount=shown)
 
 
 def _frameworks(knowledge: Knowledge, language: Language, frameworks: list[str],
@@ -86,7 +98,7 @@ def _places(knowledge: Knowledge, answer: Answer, rows: list[Entry], found: list
     nowhere = []
     for flavour, count in answer.room.items():
         here = [w for w in found if w.flavour == flavour and w.entry.key in keys]
-        room = _room(knowledge, lang, flavour, count)
+        room = _room(knowledge, answer, flavour, count)
         if not here:
             nowhere.append(room)
             continue
@@ -171,8 +183,12 @@ def verdict_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
         return [t(lang, "verdict.yes", model=model, places=_places(knowledge, answer, rows,
                                                                     found))]
     if kind == "no":
-        return [t(lang, "verdict.no", model=model, least=least(knowledge, answer, rows)
-                  or t(lang, "verdict.unsupported"))]
+        said = least(knowledge, answer, rows) or t(lang, "verdict.unsupported")
+        if _part_of_node(answer):
+            rooms = [_room(knowledge, answer, fl, n) for fl, n in answer.room.items()]
+            return [t(lang, "verdict.no.in", model=model, least=said,
+                      rooms=join_words(lang, rooms))]
+        return [t(lang, "verdict.no", model=model, least=said)]
     fitting = [e for e in rows if any(w.entry.key == e.key for w in found)]
     missing = [e for e in rows if e not in fitting]
     heading = [entry_heading(knowledge, lang, e) for e in (*fitting, *missing)]

@@ -1,0 +1,136 @@
+"""The hardware pass: amounts of hardware said as hardware, read as a budget before the other
+passes take the text apart.
+
+- a part of a node: "half a node", "a quarter node", "0.5 nodes", "1.5 nodes", "one and a half
+  nodes", "半台机器", "一台半", "一个半节点": that share of a node's cards;
+- machines of so many cards: "an 8-card 910B machine", "one 8-NPU server", "two 8-card
+  machines", "2 machines of 8 cards", "两台8卡机器", "两台机器每台8卡": machines x cards;
+- cards as a product: "2x8 NPUs", "4 x 8 cards": the product, in cards;
+- chips: "4 x 910C", "8 910B": that many cards (the chip names the flavour, which the
+  filters pass still reads: a chip or flavour word is left in the text).
+
+What is read is blanked but for its flavour words; "8 cards", "2 nodes" and the page's
+"8*Ascend" are the numbers pass's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from mincards.bot.facts.vocabulary import Vocabulary
+from mincards.bot.reading.asked import BudgetUnit
+from mincards.bot.reading.counts import CountReader
+from mincards.bot.reading.phrases import phrase_pattern
+
+_GAP = r"\s*+"
+_TIMES = r"[x×*]"
+_DECIMAL = r"(?<![\w.])(\d{1,4}\.\d{1,3})(?![\d.])"
+
+
+@dataclass
+class Hardware:
+    budgets: list[tuple[int | float, BudgetUnit]] = field(default_factory=list)
+    text: str = ""
+
+
+def whole(count: float) -> int | float:
+    """2.0 is 2: a count said with a decimal point that is whole is a whole count."""
+    return int(count) if count == int(count) else count
+
+
+class HardwareReader:
+    """Built once from the vocabulary and the flavour names a question may use."""
+
+    def __init__(self, vocabulary: Vocabulary, counts: CountReader,
+                 flavour_words: Iterable[str] = ()) -> None:
+        words = vocabulary.budget
+        self.counts = counts
+        self._parts = {re.sub(r"\s+", " ", k.lower()): v for k, v in words.part.items()}
+        card = phrase_pattern(words.card)
+        node = phrase_pattern(words.node)
+        flavour = phrase_pattern([*flavour_words, *words.chips])
+        # A flavour or chip word between, kept for the filters pass ("8-card 910B machine").
+        named = rf"(?:(?P<flavour>{flavour}){_GAP})?"
+        count = counts.pattern
+        cjk = counts.cjk_class
+        # The cards each machine holds: "2x8" has its 8 right after the x.
+        plain = rf"(?P<cards>(?<![\d.])(?<![a-wyz])\d{{1,4}}(?![\d.])|(?<![{cjk}])[{cjk}]++)"
+        part = phrase_pattern(list(self._parts))
+        linking = phrase_pattern(words.linking)
+        article = r"(?:(?:of\s++)?(?:a|an|one|the)\s++|of\s++)?"
+        # Each shape: (pattern, how a match becomes (count, unit)).
+        self._shapes: list[tuple[re.Pattern[str], Callable[[re.Match[str]], float | None],
+                                 BudgetUnit]] = [
+            # 两台8卡机器, an 8-card 910B machine, 2 x 8-card servers
+            (re.compile(rf"(?:{count}{_GAP}(?:{_TIMES}|{node})?{_GAP})?{plain}{_GAP}-?{_GAP}"
+                        rf"(?:{card}){_GAP}(?:(?:{linking}){_GAP})?{named}(?:{node})"),
+             self._machines, "card"),
+            # 2 machines of 8 cards (each), 两台机器每台8卡
+            (re.compile(rf"{count}{_GAP}{named}(?:{node}){_GAP}"
+                        rf"(?:{phrase_pattern(words.each)}){_GAP}{plain}{_GAP}"
+                        rf"(?:{named.replace('flavour', 'flavour2')})(?:{card})"
+                        rf"(?:{_GAP}each(?![a-z]))?"), self._machines, "card"),
+            # 2x8 NPUs, 4 x 8 cards
+            (re.compile(rf"{count}{_GAP}{_TIMES}{_GAP}{plain}{_GAP}{named}(?:{card})"),
+             self._machines, "card"),
+            # one and a half nodes, 一个半节点
+            (re.compile(rf"{count}{_GAP}(?:{phrase_pattern(words.and_a_half)}){_GAP}{named}"
+                        rf"(?:{node})"), self._and_a_half, "node"),
+            # 一台半 (a node word, then a half)
+            (re.compile(rf"{count}{_GAP}{named}(?:{node})"
+                        rf"(?:{phrase_pattern(words.half_after)})"), self._and_a_half, "node"),
+            # half a node, a quarter node, 半台机器
+            (re.compile(rf"(?P<part>{part}){_GAP}{article}{named}(?:{node})"), self._part,
+             "node"),
+            # 0.5 nodes, 1.5 台
+            (re.compile(rf"{_DECIMAL}{_GAP}{named}(?:{node})"), self._decimal, "node"),
+            # 4 x 910C: cards of the chip's flavour, unless a unit follows ("8 910B nodes")
+            (re.compile(rf"{count}{_GAP}(?:{_TIMES}{_GAP})?"
+                        rf"(?P<flavour>{phrase_pattern(words.chips)})"
+                        rf"(?!{_GAP}(?:{card}|{node}|{phrase_pattern(words.die)}))"),
+             self._count, "card"),
+        ]
+        gate = [*words.card, *words.node, *words.chips]
+        self._gate = re.compile(phrase_pattern(gate))
+
+    def _count(self, match: re.Match[str]) -> float | None:
+        return self.counts.read(*match.group(1, 2, 3, 4))
+
+    def _machines(self, match: re.Match[str]) -> float | None:
+        said = match.group(1, 2, 3, 4)
+        machines = self.counts.read(*said) if any(said) else 1
+        digits = match.group("cards")
+        cards = int(digits) if digits.isdigit() else self.counts.cjk_number(digits)
+        if machines is None or cards is None:
+            return None
+        return machines * cards
+
+    def _and_a_half(self, match: re.Match[str]) -> float | None:
+        count = self._count(match)
+        return None if count is None else count + 0.5
+
+    def _part(self, match: re.Match[str]) -> float | None:
+        return self._parts.get(re.sub(r"\s+", " ", match.group("part")))
+
+    def _decimal(self, match: re.Match[str]) -> float | None:
+        return float(match.group(1))
+
+    def read(self, text: str) -> Hardware:
+        out = Hardware(text=text)
+        if not self._gate.search(text):
+            return out  # most questions say no hardware at all
+        for pattern, value, unit in self._shapes:
+
+            def one(match: re.Match[str], value: Callable[[re.Match[str]], float | None] = value,
+                    unit: BudgetUnit = unit) -> str:
+                count = value(match)
+                if count is None:
+                    return match.group(0)
+                out.budgets.append((whole(count), unit))
+                kept = [v for k, v in match.groupdict().items() if k.startswith("flavour") and v]
+                return f" {' '.join(kept)} "
+
+            out.text = pattern.sub(one, out.text)
+        return out
