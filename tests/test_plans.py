@@ -127,8 +127,10 @@ def test_the_minimum_follows_the_named_framework_and_a_1_die_entry_counts_as_2(
 
 @pytest.mark.parametrize(("text", "seq"), [
     ("qwen2.5-7b lora, 1M samples of 2k tokens, TPS 3000, on 8 cards, how long?", 4096),
-    ("qwen2.5-7b lora, 100k samples of 6000 tokens each, TPS 3000, on 8 cards", 8192),
-    ("qwen2.5-7b lora 4k, 100k samples of 6000 tokens each, TPS 3000, on 8 cards", 4096),
+    ("qwen2.5-7b lora, 100k samples of 6000 tokens each, TPS 3000, on 8 cards: how long?",
+         8192),
+    ("how long: qwen2.5-7b lora 4k, 100k samples of 6000 tokens each, TPS 3000, 8 cards",
+         4096),
 ])
 def test_the_entry_is_the_asked_length_else_each_samples_tokens(
         engine: Engine, text: str, seq: int) -> None:
@@ -163,7 +165,7 @@ def test_how_long_alone_asks_for_everything_after_the_tables_numbers(engine: Eng
 
 
 def test_samples_without_tokens_each_are_never_tokens(engine: Engine) -> None:
-    payload = ask(engine, "qwen2.5-7b lora, 200k samples, TPS 3000, 8 cards")
+    payload = ask(engine, "qwen2.5-7b lora, 200k samples, TPS 3000, 8 cards, how long?")
     assert payload["plan"]["tokens"] is None and "tokens" in payload["plan"]["missing"]
 
 
@@ -171,14 +173,15 @@ def test_samples_without_tokens_each_are_never_tokens(engine: Engine) -> None:
     ("95% scaling efficiency", 0.95), ("线性加速比 0.92", 0.92), ("efficiency 0.8", 0.8),
     ("", 0.9)])
 def test_stated_efficiency_divides(engine: Engine, said: str, efficiency: float) -> None:
-    payload = ask(engine, f"qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, {said}")
+    payload = ask(engine, f"how long: qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, {said}")
     assert payload["plan"]["efficiency"] == efficiency
     got = payload["plan"]["flavours"]["snt9b"]["hours"]
     assert got == oracle.plan_hours(10**9, 2000, 16, efficiency)
 
 
 def test_an_efficiency_above_1_is_refused_with_a_note(engine: Engine) -> None:
-    payload = ask(engine, "qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, 120% efficiency")
+    payload = ask(engine, "qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, 120% efficiency: "
+                          "how long?")
     assert payload["plan"]["efficiency"] == 0.9
     assert any(n["kind"] == "plan_efficiency_out_of_range" for n in payload["notes"])
 
@@ -219,11 +222,53 @@ def test_budgets_and_lengths_stay_lookups(engine: Engine, text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "qwen2.5-7b lora how long", "qwen2.5-7b lora 多久", "qwen2.5-7b lora 需要多长时间",
-    "qwen2.5-7b lora 2B tokens", "qwen2.5-7b lora 100万条数据", "qwen2.5-7b lora within 2 days",
-    "qwen2.5-7b lora TPS 3000",
+    "qwen2.5-7b lora within 2 days", "qwen2.5-7b lora 2B tokens, how many days?",
+    "qwen2.5-7b lora 2B tokens TPS 3000 to finish in 3 days",
+    "qwen2.5-7b lora 2B tokens 几天能训完",
+    "qwen2.5-7b lora, 100万条数据, 两天内训完需要多少卡", "qwen2.5-7b lora 2B tokens 训多久",
+    "1M samples of 2k tokens: how many hours will qwen2.5-7b lora take on 8 cards?",
 ])
-def test_plan_words_make_a_plan(engine: Engine, text: str) -> None:
+def test_a_question_about_time_or_a_deadline_makes_a_plan(engine: Engine, text: str) -> None:
     assert engine.ask(text).intent == "plan"
+
+
+@pytest.mark.parametrize("text", [
+    "qwen2.5-7b lora 2B tokens", "qwen2.5-7b lora 100万条数据", "qwen2.5-7b lora TPS 3000",
+    "our dataset is 80k samples, 2 epochs — minimum cards for qwen2.5-32b lora 4k?",
+    "数据集 8万条, 训 2 轮, qwen2.5-32b lora 4k 最少几张卡?",
+    "qwen2.5-72b lora 4k, 1M samples of 2k tokens, TPS 1800, two Snt9B23 nodes enough?",
+    "we have 2B tokens of data and 每卡每秒 2000 tokens; qwen3-32b lora needs how many cards?",
+])
+def test_a_workload_beside_a_lookup_is_context_offered_in_one_line(engine: Engine,
+                                                                   text: str) -> None:
+    payload = ask(engine, text)
+    assert payload["intent"] == "lookup" and "plan" not in payload
+    offers = [n for n in payload["notes"] if n["kind"] == "plan_offer"]
+    assert len(offers) == 1
+    text_lines = payload["text"].splitlines()
+    # One line offers the estimate; nothing asks for tokens, TPS and a deadline line by line.
+    assert sum("TPS" in line for line in text_lines) == 1, payload["text"]
+
+
+@pytest.mark.parametrize(("text", "tps"), [
+    ("how long: qwen2.5-72b lora 4k, 2B tokens, 每张卡每秒 2000 tokens, 32卡", 2000),
+    ("qwen2.5-72b lora 4k, 2B tokens, 每卡每秒 1800 token, 32卡, 要多久", 1800),
+    ("qwen2.5-72b lora 4k 2B tokens 单卡吞吐 2000 tokens/s 两天内训完需要多少卡", 2000),
+    ("qwen2.5-72b lora 4k 2B tokens 吞吐 2000 tok/s/卡 32卡 多久", 2000),
+    ("qwen2.5-72b lora 4k 2B tokens at 1900 tokens/s per card on 32 cards, how long", 1900),
+])
+def test_tps_as_written_in_chinese_and_english(engine: Engine, text: str, tps: int) -> None:
+    payload = ask(engine, text)
+    assert payload["intent"] == "plan" and payload["plan"]["tps"] == tps
+    assert "tps" not in payload["plan"]["missing"]
+
+
+def test_a_plan_follow_up_that_swaps_a_deadline_for_cards_stays_a_plan(engine: Engine) -> None:
+    first = engine.ask("qwen2.5-72b lora 4k, 2B tokens, TPS 1800, within 2 days")
+    assert first.intent == "plan"
+    follow = engine.ask("what about 32 cards?", context_after(first, None))
+    assert follow.intent == "plan" and follow.plan is not None
+    assert follow.plan.flavours[0].count == 32
 
 
 def test_a_plan_for_a_stand_in_stays_honest(engine: Engine) -> None:
@@ -290,6 +335,6 @@ def test_a_plan_waits_through_which_one(engine: Engine) -> None:
     ("150% efficiency", 0.9, True)])
 def test_an_efficiency_is_a_percentage_only_when_it_reads_as_one(
         engine: Engine, said: str, efficiency: float, refused: bool) -> None:
-    payload = ask(engine, f"qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, {said}")
+    payload = ask(engine, f"qwen2.5-72b lora on 16 cards, 1B tokens, TPS 2000, {said}, 多久")
     assert payload["plan"]["efficiency"] == efficiency
     assert any(n["kind"] == "plan_efficiency_out_of_range" for n in payload["notes"]) == refused

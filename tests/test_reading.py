@@ -75,9 +75,9 @@ def test_the_pm_question_answers_lora_at_8k_only(engine: Engine) -> None:
                         "seq. min NPUs?")
     assert [e.key for e in answer.rows] == [("qwen2vl-7b", "lora", 8192)]
     assert answer.note("upper_bound") is None and answer.note("seq_not_listed") is None
-    # Samples make it a plan; without tokens per sample or a TPS it says what it needs.
-    assert answer.intent == "plan" and answer.plan is not None
-    assert answer.plan.missing == ("tokens", "tps", "count_or_deadline")
+    # Samples and epochs beside "min NPUs?" are context: a lookup that offers the estimate.
+    assert answer.intent == "lookup" and answer.plan is None
+    assert answer.note("plan_offer") is not None
 
 
 @pytest.mark.parametrize(("text", "first", "all_of"), [

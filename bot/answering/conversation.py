@@ -236,6 +236,9 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
             budget = None
         elif question.budget is not None and question.workload.deadline_hours is None:
             workload = replace(workload, deadline_hours=None)
+        if previous.kind == "plan" and not workload.asks_plan:
+            # A plan's follow-up ("what about 32 cards?") asks the plan again.
+            workload = replace(workload, asks_time=True)
     if budget is not None and len(question.flavours) == 1:
         budget = Budget(budget.count, budget.unit, next(iter(question.flavours)))
     same_model = question.mention is None and question.loose is None

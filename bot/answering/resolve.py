@@ -211,7 +211,16 @@ class Resolver:
         """One table model: a plan when the question says what to plan with, else a lookup."""
         if question.workload.asks_plan:
             return self._plan(question, model, extra, stand_in)
-        return self._lookup(question, model, extra, stand_in)
+        answer = self._lookup(question, model, extra, stand_in)
+        if question.workload.said and answer.intent == "lookup":
+            # Data said beside a lookup ("80k samples, 2 epochs — minimum cards?") is context:
+            # one line offers the time estimate, before the footer's reference.
+            *notes, last = answer.notes
+            offer = Note("plan_offer")
+            notes_now = (*notes, offer, last) if last.kind == "reference" else (
+                *answer.notes, offer)
+            answer = replace(answer, notes=notes_now)
+        return answer
 
     def _without_remarks(self, named: list[Mention]) -> list[Mention]:
         """A family said again without a size, after a name that fits one model, is a remark

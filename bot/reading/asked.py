@@ -95,10 +95,11 @@ class Workload:
 
     @property
     def asks_plan(self) -> bool:
-        """With a table model, a plan rather than a lookup: the data's size, a deadline, a
-        throughput or "how long" (epochs or an efficiency alone change nothing)."""
-        return self.asks_time or any(v is not None for v in (
-            self.tokens, self.samples, self.deadline_hours, self.tps))
+        """With a table model, a plan rather than a lookup: only when the question asks about
+        time ("how long", "多久") or a deadline ("within 2 days", "两天内训完"), the cluster
+        size for one. Data, a throughput or epochs said beside a lookup are context: the
+        lookup answers, and offers the estimate in one line."""
+        return self.asks_time or self.deadline_hours is not None
 
     def total_tokens(self) -> int | None:
         """Tokens trained on: samples x tokens per sample, or the total said, x epochs."""

@@ -132,7 +132,11 @@ class WorkloadReader:
                 if value is None:
                     return match.group(0)  # not this kind after all: left for later passes
                 key = "tokens" if kind == "big_tokens" else kind
-                found.setdefault(key, value)
+                if key in found:
+                    # Said once already: a second reading is more likely a word of the first
+                    # ("2000 tokens/s 两天内": "tokens/s 两" is no second TPS), left for others.
+                    return match.group(0)
+                found[key] = value
                 return " "
             return one
 

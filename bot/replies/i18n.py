@@ -99,6 +99,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.budget_not_positive": "{amount} is not a budget: a budget is a positive number "
                                     "of cards, DIE or nodes, so I answered without one.",
         "note.no_model": "I didn't find a model name in that.",
+        "note.plan_offer": "For how long it would take, ask “how long” with a TPS and a card "
+                           "count or a deadline.",
         "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
                           "only: adjust to your job.",
         "note.below_node": "Below {cards} cards the doc advises training on one full node of "
@@ -373,6 +375,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.budget_not_positive": "{amount} 不是预算：预算应是正数的卡、DIE 或节点，"
                                     "因此按没有预算回答。",
         "note.no_model": "没有在问题中找到模型名。",
+        "note.plan_offer": "想知道要训多久，可以问“要多久”，并给出 TPS 和卡数或期限。",
         "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
                           "可按实际任务调整。",
         "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
