@@ -208,6 +208,15 @@ class Sequence:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Clauses:
+    """Where a clause ends, and the words that make one context rather than the question."""
+
+    __pydantic_config__ = STRICT_KEYS
+    breaks: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Intents:
     __pydantic_config__ = STRICT_KEYS
     list: tuple[str, ...]
@@ -237,6 +246,7 @@ class Vocabulary:
     numbers: NumberWords = field(default_factory=NumberWords)
     sequence: Sequence
     intents: Intents
+    clauses: Clauses = field(default_factory=Clauses)
 
     def __post_init__(self) -> None:
         for section in ("strategies", "frameworks", "flavours"):

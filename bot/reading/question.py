@@ -1,8 +1,10 @@
 """A question as typed, read into what it asks, in a few passes each with its own module:
-normalise (`normalize`), filters (`filters`: framework, flavour, stage, strategy), a plan's
-numbers (`workload`: tokens, samples, epochs, deadline, TPS, efficiency), numbers with
-their units (`numbers`: lengths, budgets, and the counts that are neither), then model names
-(`names`). What is left says whether the person wants a list, help or what fits a budget."""
+normalise (`normalize`), clauses (`clauses`: which are context, not the question), hardware
+(`hardware`: parts of nodes, machines of so many cards, chips), filters (`filters`: framework,
+flavour, stage, strategy), a plan's numbers (`workload`: tokens, samples, epochs, deadline,
+TPS, efficiency), numbers with their units (`numbers`: lengths, budgets, and the counts that
+are neither), then model names (`names`). What is left says whether the person wants a list,
+help or what fits a budget."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.language import Language, language_of
 from mincards.bot.reading.asked import Budget, BudgetUnit, NameParts, Workload
+from mincards.bot.reading.clauses import ClauseReader
 from mincards.bot.reading.counts import CountReader
 from mincards.bot.reading.filters import FilterReader
 from mincards.bot.reading.hardware import HardwareReader
@@ -77,6 +80,7 @@ class QuestionReader:
         self.names = names
         self.normalize = Normalizer(vocabulary)
         self.filters = FilterReader(vocabulary, frameworks, flavours)
+        self.clauses = ClauseReader(vocabulary)
         counts = CountReader(vocabulary)
         flavours = flavours or {}
         self.hardware = HardwareReader(vocabulary, counts, [
@@ -89,8 +93,30 @@ class QuestionReader:
         self._variants = frozenset(vocabulary.variants.table)
 
     def read(self, raw: str) -> Question:
+        text = self.normalize(raw)
+        split = self.clauses.split(text)
+        if split is None:
+            return self._read(raw, text)
+        asked = self._read(raw, split.asked)
+        if not asked.named:
+            # The context clauses hold the model ("we trained qwen2.5-72b lora last week. does
+            # it fit on 16 cards?"): the question is the whole text.
+            return self._read(raw, text)
+        if not any(m.family or m.other_family for m in asked.named):
+            # Only a size asked ("we ran qwen2.5-7b before; now the 72b?"): the family the
+            # context named, at that size.
+            context = self._read(raw, split.context)
+            base = next((m for m in context.named if m.family), None)
+            if base is not None:
+                asked.mentions = [Mention(
+                    family=base.family, versions=set(base.versions),
+                    variants=set(base.variants), size=m.size, active=m.active,
+                    words=[base.words[0], *m.words]) for m in asked.named]
+        return asked
+
+    def _read(self, raw: str, text: str) -> Question:
         question = Question(text=raw, language=language_of(raw))
-        hardware = self.hardware.read(self.normalize(raw))
+        hardware = self.hardware.read(text)
         filters = self.filters.read(hardware.text)
         question.frameworks.update(filters.frameworks)
         question.flavours.update(filters.flavours)
