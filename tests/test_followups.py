@@ -75,13 +75,24 @@ def test_capacity_follow_ups(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("fresh", [
-    "qwen3-8b",  # names one table model
     "what can I train on 8 cards?",  # a new capacity question
-    "glm4-9b vs llama3.1-8b",  # a new comparison
+    "help",
 ])
 def test_a_question_of_its_own_starts_afresh(engine: Engine, fresh: str) -> None:
     _, answer = chain(engine, ["qwen2.5-72b lora 8k on snt9b23", fresh])
     assert answer.flavours == () and answer.seq_lens == () and answer.strategies == ()
+
+
+@pytest.mark.parametrize(("next_one", "models"), [
+    ("qwen3-8b", ("qwen3-8b",)),  # names one table model
+    ("glm4-9b vs llama3.1-8b", ("glm4-9b", "llama3.1-8b")),  # a new comparison
+])
+def test_a_model_named_anew_keeps_the_thread_s_narrowing(
+        engine: Engine, next_one: str, models: tuple[str, ...]) -> None:
+    _, answer = chain(engine, ["qwen2.5-72b lora 8k on snt9b23", next_one])
+    assert answer.models == models
+    assert answer.flavours == ("snt9b23",) and answer.seq_lens == (8192,)
+    assert answer.strategies == ("lora",)
 
 
 def test_nothing_to_continue(engine: Engine) -> None:
@@ -148,3 +159,50 @@ def test_follow_up_json_is_the_same_contract(engine: Engine) -> None:
     payload = render_json(engine.knowledge, answers[1])
     assert payload["intent"] == "lookup" and payload["models"] == ["qwen2.5-32b"]
     assert all(set(r["fits"]) == {"mindspeed_llm", "llama_factory"} for r in payload["rows"])
+
+
+@pytest.mark.parametrize("next_one", [
+    "and qwen2.5-72b?", "the 72b?", "what about Qwen/Qwen2.5-72B-Instruct",
+    "那 qwen2.5-72b 呢", "same for qwen2.5-72b?", "Qwen2.5-72B 呢？", "how about qwen 2.5 72b then",
+    "换成 Qwen/Qwen2.5-72B-Instruct 呢",
+])
+def test_naming_the_next_model_replaces_only_the_model(engine: Engine, next_one: str) -> None:
+    _, answer = chain(engine, ["qwen2.5-32b full 8k on 2 nodes?", next_one])
+    payload = render_json(engine.knowledge, answer)
+    assert payload["models"] == ["qwen2.5-72b"], next_one
+    assert [(r["strategy"], r["seq_len"]) for r in payload["rows"]] == [("full", 8192)]
+    assert payload["budget"] == {"count": 2, "unit": "node", "flavour": None}
+    # The verdict is the table's: Qwen2.5-72B full 8K needs more than two nodes anywhere.
+    space = oracle.room(2, "node")
+    row = next(r for r in oracle.rows() if r.key == ("qwen2.5-72b", "full", 8192))
+    fits = oracle.fits(row, space)
+    want = "yes" if any(v for by in fits.values() for v in by.values()) else "no"
+    assert payload["verdict"] == want == "no"
+
+
+@pytest.mark.parametrize(("next_one", "model"), [
+    ("and llama3.1-8b?", "llama3.1-8b"), ("那 glm4-9b 呢", "glm4-9b"),
+    ("same for qwen3-14b?", "qwen3-14b"),
+    ("what about meta-llama/Llama-3.1-70B-Instruct", "llama3.1-70b"),
+])
+def test_flavour_and_framework_stay_with_the_next_model(engine: Engine, next_one: str,
+                                                        model: str) -> None:
+    _, answer = chain(engine, ["qwen3-32b lora 8k with llama-factory on snt9b23", next_one])
+    assert answer.models == (model,)
+    assert answer.frameworks == ("llama_factory",) and answer.flavours == ("snt9b23",)
+    assert answer.strategies == ("lora",) and answer.seq_lens == (8192,)
+
+
+def test_what_the_next_question_says_replaces_what_the_thread_set(engine: Engine) -> None:
+    _, lora, nodes = chain(engine, ["qwen2.5-32b full 8k on 2 nodes?",
+                                    "and qwen2.5-72b lora?", "llama3.1-70b on 4 nodes"])
+    assert lora.models == ("qwen2.5-72b",) and lora.strategies == ("lora",)
+    assert lora.seq_lens == (8192,) and lora.budget is not None and lora.budget.count == 2
+    assert nodes.models == ("llama3.1-70b",) and nodes.strategies == ("lora",)
+    assert nodes.budget is not None and nodes.budget.count == 4
+
+
+def test_a_model_without_the_thread_s_strategy_says_so(engine: Engine) -> None:
+    _, mixtral = chain(engine, ["qwen2.5-32b lora 8k on 2 nodes?", "same for mixtral?"])
+    # Mixtral has no LoRA row: the table has no entry for that, never a LoRA-less lookup.
+    assert mixtral.models == ("mixtral-8x7b",) and mixtral.intent == "not_covered"

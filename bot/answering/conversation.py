@@ -164,21 +164,29 @@ def _changes(question: Question) -> bool:
                 or question.named or question.loose or question.workload.said)
 
 
-def _stands_alone(question: Question, matcher: Matcher) -> bool:
-    """A question that names one table model, several models, or asks a new capacity question
-    starts afresh; so do help and list."""
+def _stands_alone(question: Question) -> bool:
+    """Help, the model list and a new "what fits" question start afresh. A question that names
+    its own model does not: it replaces the model, and what the thread set (strategy, length,
+    budget, flavour, framework) stays until the person changes it."""
     named = question.named
     if question.wants_help or (question.wants_list and not question.budget):
         return True
-    if len(named) > 1 or (question.wants_capacity and question.budget and not named):
+    return bool(question.wants_capacity and question.budget and not named)
+
+
+def _names_its_own(question: Question, matcher: Matcher, base: NameParts | None) -> bool:
+    """Whether the question names its models by themselves ("and qwen2.5-72b?", "same for
+    mixtral?", "那 llama3.1-70b 呢"), rather than a part of the thread's model ("the 72b?")."""
+    named = question.named
+    if len(named) > 1:
         return True
-    if named:
-        mention = named[0]
-        if mention.other_family:
-            return True
-        if mention.family and len(matcher.match(mention).models) == 1:
-            return True
-    return False
+    if not named:
+        return False
+    mention = named[0]
+    if mention.other_family or (mention.family and base is not None
+                                and mention.family != base.family):
+        return True
+    return bool(mention.family and len(matcher.match(mention).models) == 1)
 
 
 def _parts(matcher: Matcher, model: str) -> NameParts | None:
@@ -195,7 +203,8 @@ def _naming(matcher: Matcher, model: str) -> Mention:
 
 
 def _mentions(question: Question, previous: Context, matcher: Matcher) -> list[Mention] | None:
-    """The models the continued question is about; None when it names a model of its own."""
+    """The models the continued question is about: its own when it names them, else the
+    thread's, refined by what it says ("the 72b?"); None when there is nothing to refine."""
     change: Mention | NameParts | None = question.mention or question.loose
     if previous.kind == "capacity":
         # What fits a budget, over the table or over a family: a new family narrows it.
@@ -204,14 +213,15 @@ def _mentions(question: Question, previous: Context, matcher: Matcher) -> list[M
         return [refine(previous.pending, change or NameParts())] if previous.pending else []
     single = _parts(matcher, previous.models[0]) if len(previous.models) == 1 else None
     base = previous.pending or single
+    if _names_its_own(question, matcher, base):
+        return list(question.named)
     if change is None:
         if previous.kind == "ambiguous" and previous.pending:
             change = NameParts()
         else:
             return [_naming(matcher, m) for m in previous.models]
-    if base is None or (isinstance(change, Mention) and change.family
-                        and change.family != base.family):
-        return None  # a different family, or nothing to refine: a question of its own
+    if base is None:
+        return None  # nothing to refine: a question of its own
     refined = refine(base, change)
     if previous.kind == "ambiguous" and previous.compare_with:
         return [refined if m == "" else _naming(matcher, m) for m in previous.compare_with]
@@ -222,7 +232,7 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
                       ) -> Question | None:
     """The question as a continuation of `previous` (what it does not change is kept), or None
     when it stands on its own."""
-    if _stands_alone(question, matcher) or not _changes(question):
+    if _stands_alone(question) or not _changes(question):
         return None
     mentions = _mentions(question, previous, matcher)
     if mentions is None:
