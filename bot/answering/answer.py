@@ -59,6 +59,8 @@ class Answer:
     fits: Mapping[tuple[str, str, int], Fits] = field(default_factory=dict)
     # The name "which one?" asks about, to be refined by the answer (never the person's words).
     pending: NameParts | None = None
+    # What fits a budget, asked as "the largest that fits": the largest is said first.
+    largest: bool = False
     # In a comparison that waits on "which one?": the other models, "" where the pick goes.
     compare_with: tuple[str, ...] = ()
     # A comparison's verdicts: per entry and flavour, which model needs fewer.

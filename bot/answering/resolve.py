@@ -483,7 +483,8 @@ class Resolver:
         pool = tuple(pool)
         key = ("capacity", question.language, question.budget, frozenset(question.strategies),
                tuple(question.seq_lens), frozenset(question.frameworks),
-               frozenset(question.flavours), question.uncovered_stage, pool, pending)
+               frozenset(question.flavours), question.uncovered_stage, pool, pending,
+               question.wants_largest)
         return self.knowledge.memoized(key, lambda: self._work_out_capacity(
             question, pool, pending))
 
@@ -518,7 +519,7 @@ class Resolver:
         notes.append(self._reference())
         return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
                           rows=tuple(rows), fits=fits, room=room, notes=tuple(notes),
-                          pending=pending)
+                          pending=pending, largest=question.wants_largest)
 
     # --- several models: a comparison -------------------------------------------------------
 

@@ -223,6 +223,8 @@ class Intents:
     help: tuple[str, ...]
     # "What can I train on ...": with a budget, the models that fit it.
     capacity: tuple[str, ...] = ()
+    # "The biggest qwen3 I can ...": with a budget, what fits, the largest said first.
+    largest: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

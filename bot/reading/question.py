@@ -47,6 +47,7 @@ class Question:
     wants_list: bool = False
     wants_help: bool = False
     wants_capacity: bool = False
+    wants_largest: bool = False  # with a budget: the largest that fits, said first
     # A version or variant standing alone ("2.5", "the VL one"): the answer to "which one?".
     loose: NameParts | None = None
     # A plan's numbers: data, deadline, throughput, efficiency ("how long", "within 24 h").
@@ -90,6 +91,7 @@ class QuestionReader:
         self._list = compile_phrases(vocabulary.intents.list)
         self._help = compile_phrases(vocabulary.intents.help)
         self._capacity = compile_phrases(vocabulary.intents.capacity)
+        self._largest = compile_phrases(vocabulary.intents.largest)
         self._variants = frozenset(vocabulary.variants.table)
 
     def read(self, raw: str) -> Question:
@@ -133,7 +135,8 @@ class QuestionReader:
         elif numbers.refused_budgets:
             question.refused_budget = numbers.refused_budgets[0]
         text = numbers.text
-        question.wants_capacity = bool(self._capacity.search(text))
+        question.wants_largest = bool(self._largest.search(text))
+        question.wants_capacity = question.wants_largest or bool(self._capacity.search(text))
         question.wants_list = bool(self._list.search(text))
         question.wants_help = bool(self._help.search(text))
         question.mentions = self.names.read(_SPACES.sub(" ", text))

@@ -104,10 +104,25 @@ def _where(knowledge: Knowledge, language: Language, low: Low, several: bool) ->
     return t(language, "lead.at", entries=entries, frameworks=names)
 
 
+def strategy_groups(answer: Answer) -> list[tuple[Entry, ...]]:
+    """The rows a lookup's lead speaks of together: one group, or, when the question asked
+    for two strategies or more ("lora 8k vs full 8k"), a group a strategy, in the table's order,
+    so that each is answered and none is hidden behind the other's fewer cards."""
+    rows = answer.rows
+    strategies = [s for s in answer.strategies if any(e.strategy == s for e in rows)]
+    if len(strategies) < 2:
+        return [rows]
+    return [tuple(e for e in rows if e.strategy == s) for s in strategies]
+
+
 def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool = False) -> str:
     """`at_least`: "X needs at least ..." even for one entry, as a sentence that goes on from
     another ("it has X's architecture, and X needs at least ...")."""
     lang = answer.language
+    groups = strategy_groups(answer)
+    if len(groups) > 1 and not at_least:
+        return t(lang, "sentence_sep").join(
+            _lookup(knowledge, replace(answer, rows=rows), style) for rows in groups)
     model = knowledge.catalogue[answer.models[0]].display
     rows = answer.rows
     several = len(rows) > 1 or at_least
@@ -172,7 +187,7 @@ def lead_caveats(knowledge: Knowledge, answer: Answer) -> list[Note]:
     """The caveats a lookup's lead already says beside its numbers: not said again below."""
     if answer.intent != "lookup" or answer.budget is not None or not answer.rows:
         return []
-    return [c for low in lows(knowledge, answer, answer.rows)
+    return [c for rows in strategy_groups(answer) for low in lows(knowledge, answer, rows)
             if (c := low_caveat(knowledge, answer, low)) is not None]
 
 

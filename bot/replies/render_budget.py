@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.facts.sizes import size_value
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget
@@ -126,13 +127,49 @@ def _capacity_head(knowledge: Knowledge, answer: Answer) -> str:
     family = answer.pending.family if answer.pending else None
     said = t(lang, "capacity.count.family" if family else "capacity.count", total=len(pool),
              filters=_filters(knowledge, answer), parts=t(lang, "capacity.join").join(parts),
-             family=knowledge.vocabulary.families[family].display
-             if family in knowledge.vocabulary.families else family)
+             family=family_name(knowledge, answer))
     missing = [m for m in pool if m not in fewest]
     if 0 < len(missing) <= MAX_NAMED_MISSES:
         said += t(lang, "sentence_sep") + t(lang, "capacity.misses", names=_join(
             lang, [knowledge.catalogue[m].display for m in missing]))
+    if answer.largest:
+        return _largest(knowledge, answer, fewest, family) + t(lang, "sentence_sep") + said
     return said
+
+
+def _largest(knowledge: Knowledge, answer: Answer, fewest: dict[str, dict[str, int]],
+             family: str | None) -> str:
+    """'The largest Qwen3 model that fits, for full-parameter: Qwen3-8B on Snt9B (8 cards);
+    Qwen3-32B on Snt9B23 (16 DIE).' Flavour by flavour (the same budget holds different
+    models on each); models of the same size share the place."""
+    lang = answer.language
+    parts = []
+    for flavour in answer.room:
+        fitting = [m for m in answer.models if flavour in fewest.get(m, {})]
+        if not fitting:
+            continue
+        top = max(size_value(knowledge.catalogue[m].size) for m in fitting)
+        largest = [m for m in fitting if size_value(knowledge.catalogue[m].size) == top]
+        parts.append(t(lang, "capacity.largest.on", flavour=knowledge.flavour_display(flavour),
+                       models=_join(lang, [knowledge.catalogue[m].display for m in largest]),
+                       amount=_join(lang, sorted({amount(knowledge, lang, flavour,
+                                                         fewest[m][flavour])
+                                                  for m in largest}), "or")))
+    key = "capacity.largest.family" if family else "capacity.largest"
+    return t(lang, key, family=family_name(knowledge, answer), filters=_filters(
+        knowledge, answer), places=t(lang, "semicolon").join(parts))
+
+
+def family_name(knowledge: Knowledge, answer: Answer) -> str:
+    """The family a capacity question narrowed to, as named: 'Qwen3', 'Llama', ''."""
+    asked = answer.pending
+    if asked is None or not asked.family:
+        return ""
+    words = knowledge.vocabulary.families.get(asked.family)
+    if words is None:
+        return asked.family
+    return words.display + (words.version_sep + "/".join(sorted(asked.versions))
+                            if asked.versions else "")
 
 
 # The models that fit nowhere are named when they are this few.

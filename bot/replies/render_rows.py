@@ -8,15 +8,17 @@ import io
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.replies.lead import columns as lead_columns
 
 FORMATS = ("markdown", "csv")
 
 
 def _table(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[list[str]]]:
-    table = knowledge.table
     hardware = knowledge.hardware
     shown = answer.shown()
-    columns = [(fw, fl) for fw in table.framework_ids for fl in table.flavours]
+    # A framework or flavour the question named narrows the columns to it.
+    frameworks, flavours = lead_columns(knowledge, answer)
+    columns = [(fw, fl) for fw in frameworks for fl in flavours]
     head = ["model", "strategy", "seq_len",
             *(f"{knowledge.framework_names[fw]} {hardware.flavours[fl].display} "
               f"({hardware.flavours[fl].unit})" for fw, fl in columns)]

@@ -66,13 +66,13 @@ def unit_name(knowledge: Knowledge, language: Language, flavour: str) -> str:
 def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
     """Columns for the frameworks that support a row, on the flavours asked about (or the
     budget's); stressed: where a budget fits, else the fewest the lead sentence names."""
-    _, flavours = columns(knowledge, answer)
+    # A framework or flavour the question named narrows the columns to it.
+    frameworks, flavours = columns(knowledge, answer)
     if answer.room:
         flavours = [f for f in flavours if f in answer.room]
     entries = [r.entry for r in rows]
-    table_fws = knowledge.table.framework_ids
-    shown = [fw for fw in table_fws if any(e.supports(fw) for e in entries)]
-    unsupported = [fw for fw in table_fws if fw not in shown]
+    shown = [fw for fw in frameworks if any(e.supports(fw) for e in entries)]
+    unsupported = [fw for fw in frameworks if fw not in shown]
     strong: set[tuple[tuple[str, str, int], str, str]] = set()
     if answer.fits:
         for e in entries:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import bracket_lines, lead, lead_caveats
+from mincards.bot.replies.lead import bracket_lines, columns, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_lines
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
-    asked_columns,
     count_text,
     entry_heading,
     flavour_units,
@@ -24,14 +25,16 @@ from mincards.bot.replies.render_words import (
 
 
 def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
-                   framework: str) -> str:
+                   framework: str, flavours: Sequence[str] | None = None) -> str:
+    """'MindSpeed-LLM: Snt9B 16 cards, 2 nodes | Snt9B23 ...', on `flavours` (all by
+    default)."""
     hw = knowledge.hardware
     name = knowledge.framework_names[framework]
     if not entry.supports(framework):
         return f"{name}{t(language, 'colon')}{t(language, 'not_supported')}"
     cells = [f"{hw.flavours[fl].display} "
              f"{count_text(hw, language, fl, entry.count(framework, fl))}"
-             for fl in knowledge.table.flavours]
+             for fl in (knowledge.table.flavours if flavours is None else flavours)]
     return f"{name}{t(language, 'colon')}" + " | ".join(cells)
 
 
@@ -42,21 +45,6 @@ def help_text(knowledge: Knowledge, language: Language) -> str:
                                                for s in table.strategies()], "or"),
              frameworks=framework_list(knowledge, language, list(table.framework_ids)),
              flavours=flavour_units(knowledge, language))
-
-
-def _asked_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> list[str]:
-    hw = knowledge.hardware
-    cells: list[str] = []
-    for fw, fl in asked_columns(knowledge, answer):
-        name = knowledge.framework_names[fw]
-        if not entry.supports(fw):
-            line = f"{name}{t(answer.language, 'colon')}{t(answer.language, 'not_supported')}"
-            if line not in cells:
-                cells.append(line)
-            continue
-        cells.append(f"{name} · {hw.flavours[fl].display}{t(answer.language, 'colon')}"
-                     f"{count_text(hw, answer.language, fl, entry.count(fw, fl))}")
-    return cells
 
 
 def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
@@ -72,13 +60,15 @@ def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
 
 
 def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[str]:
+    """Each entry with a line per framework; a framework or flavour the question named
+    narrows them to what was asked ("with mindspeed on 9b23": that one cell)."""
+    frameworks, flavours = columns(knowledge, answer)
     lines: list[str] = []
     for entry in rows:
         lines.append("")
         lines.append(entry_heading(knowledge, answer.language, entry))
-        lines += [f"  > {cell}" for cell in _asked_cells(knowledge, answer, entry)]
-        lines += [f"  {framework_line(knowledge, answer.language, entry, fw)}"
-                  for fw in knowledge.table.framework_ids]
+        lines += [f"  {framework_line(knowledge, answer.language, entry, fw, flavours)}"
+                  for fw in frameworks]
     return lines
 
 
