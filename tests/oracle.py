@@ -145,11 +145,17 @@ def table_models() -> list[str]:
     return list(dict.fromkeys(r.model for r in rows()))
 
 
+# Sizes within 5% of each other are the same size (the issue: same-size entries come first).
+SAME_SIZE = 0.05
+
+
 def bracket(size: float, kind: str, family: str | None, versions: set[str]
-            ) -> tuple[str | None, str | None]:
-    """(below, above): the asked family and version if it has models on both sides, else the
-    family, else the whole kind; the largest smaller and the smallest larger, ties in table
-    order."""
+            ) -> tuple[list[str], str | None, str | None]:
+    """(same, below, above). The same size first: the table's models of the kind within 5%,
+    in the asked family and version if it has some, else the family, else the whole kind (at
+    most three, table order); then below and above are None. Else the asked family and version
+    if it has models on both sides, else the family, else the whole kind; the largest smaller
+    and the smallest larger, ties in table order."""
     same = [m for m in table_models() if catalogue()[m].get("kind", "text") == kind]
 
     def sides(pool: list[str]) -> tuple[str | None, str | None]:
@@ -165,11 +171,22 @@ def bracket(size: float, kind: str, family: str | None, versions: set[str]
                        and versions & set(catalogue()[m]["versions"])])  # type: ignore[call-overload]
     if family:
         scopes.append([m for m in same if catalogue()[m]["family"] == family])
+    for pool in [*scopes, same]:
+        alike = [m for m in pool if abs(sizes()[m] - size) <= SAME_SIZE * max(sizes()[m], size)]
+        if alike:
+            return alike[:3], None, None
     for pool in scopes:
         below, above = sides(pool)
         if below and above:
-            return below, above
-    return sides(same)
+            return [], below, above
+    return [], *sides(same)
+
+
+@cache
+def known_models() -> dict[str, dict[str, object]]:
+    """data/known_models.toml by display name."""
+    data = tomllib.loads((DATA / "known_models.toml").read_text(encoding="utf-8"))
+    return {m["display"]: m for m in data["model"]}
 
 
 def plan_minimum(selected: list[Row], flavour: str, only: list[str] | None = None) -> int | None:

@@ -43,6 +43,14 @@ def _edit(path: Path, old: str, new: str) -> None:
                  id="misspelt-section"),
     pytest.param("models.toml", 'size = "27b"', 'size = "huge"', None,
                  "size: 'huge' is not a size", id="bad-size"),
+    pytest.param("known_models.toml", "params_b = 14.7\n", "params_b = -14.7\n", None,
+                 "params_b: -14.7 is not a size in billions", id="known-negative-size"),
+    pytest.param("known_models.toml", "params_b = 141.0\nactive_b = 39.0\n",
+                 "params_b = 141.0\nactive_b = 390.0\n", None, "active_b", id="known-active"),
+    pytest.param("known_models.toml", 'display = "Phi-4"\n', 'display = "Phi-4"\nlayers = 40\n',
+                 None, "layers", id="known-unknown-key"),
+    pytest.param("known_models.toml", 'params_b = 14.7\nkind = "text"', 'params_b = 14.7\nkind = '
+                 '"audio"', None, "kind", id="known-unknown-kind"),
 ])
 def test_a_broken_data_file_names_the_file_and_field(data_copy: Path, file: str, old: str,
                                                      new: str, field: str | None,

@@ -9,6 +9,7 @@ from typing import Literal
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.conversation import Context, continue_question, replay
 from mincards.bot.answering.followup import FollowUp
+from mincards.bot.answering.known_sizes import KnownSizeFinder
 from mincards.bot.answering.matching import Matcher
 from mincards.bot.answering.resolve import Resolver
 from mincards.bot.answering.stand_in import StandInFinder
@@ -34,7 +35,9 @@ class Engine:
         self.stand_ins = StandInFinder(
             known.stand_ins, frozenset(known.table.models()),
             lambda name: self.names.read(self.questions.normalize(name)))
-        self.resolver = Resolver(self.knowledge, self.matcher, self.stand_ins)
+        self.known_sizes = KnownSizeFinder(
+            known.known_models, lambda name: self.names.read(self.questions.normalize(name)))
+        self.resolver = Resolver(self.knowledge, self.matcher, self.stand_ins, self.known_sizes)
 
     def ask(self, text: str, previous: Context | None = None) -> Answer:
         """Answer a question; with `previous`, as a follow-up in that conversation when it

@@ -21,7 +21,8 @@ from mincards.bot.reading.names import Mention, display_name, kind_of
 from mincards.bot.reading.question import Question
 
 if TYPE_CHECKING:
-    from mincards.bot.answering.bracket import Bracket
+    from mincards.bot.answering.bracket import Bracket, Size
+    from mincards.bot.answering.known_sizes import KnownSizeFinder
     from mincards.bot.answering.planning import Planner
 
 MAX_SUGGESTIONS = 3
@@ -127,10 +128,12 @@ class _Selection:
 
 class Resolver:
     def __init__(self, knowledge: Knowledge, matcher: Matcher,
-                 stand_ins: StandInFinder | None = None) -> None:
+                 stand_ins: StandInFinder | None = None,
+                 known_sizes: KnownSizeFinder | None = None) -> None:
         self.knowledge = knowledge
         self.matcher = matcher
         self.stand_ins = stand_ins
+        self.known_sizes = known_sizes
         self.needs = budgets.Needs(knowledge.table, knowledge.hardware)
         rank = {s: i for i, s in enumerate(knowledge.strategies)}
         # Each model's entries strategy by strategy (full before LoRA), shortest length first.
@@ -302,17 +305,37 @@ class Resolver:
                                                  "date": self.knowledge.table.source.date_text()}))
         elif not mention.family and self.matcher.is_other_family(mention.other_family):
             notes.append(Note("other_family", {"family": mention.other_family}))
-        around = self._bracket(question, mention) if not absent else None
+        size, display = self._size(mention) if not absent else (None, None)
+        around = self._bracket(question, mention, size)
         if around is not None:
             notes.append(self._reference())
-        return self._base(question, "not_found",
-                          candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
-                          notes=tuple(notes), named=mention, bracket=around)
+        answer = self._base(question, "not_found",
+                            candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
+                            notes=tuple(notes), named=mention, bracket=around)
+        return replace(answer, asked_display=display) if display else answer
 
-    def _bracket(self, question: Question, mention: Mention) -> Bracket | None:
-        """The table's nearest smaller and larger models of the asked model's kind, with their
-        entries under the question's filters."""
+    def _size(self, mention: Mention) -> tuple[Size | None, str | None]:
+        """(the asked model's size, kind and their source, its display name when known): from
+        known_models.toml when it lists the model (Phi-4 is 14.7B; GLM-4V-9B reads images),
+        else from its name (mistral-7b)."""
+        from mincards.bot.answering.bracket import Size  # on the first name the table lacks
+
+        known = self.known_sizes.find(mention) if self.known_sizes else None
+        if known is not None:
+            return Size(params_b=known.params_b, kind=known.kind, source=known.source,
+                        active_b=known.active_b), known.display
         if not mention.size:
+            return None, None
+        active = size_value(mention.active) if mention.active else None
+        return Size(params_b=size_value(mention.size),
+                    kind=kind_of(self.knowledge.vocabulary, mention),
+                    source=f"the name {mention.spelled()}", active_b=active), None
+
+    def _bracket(self, question: Question, mention: Mention, size: Size | None
+                 ) -> Bracket | None:
+        """The table's models of the asked model's kind beside its size (the same size, else
+        the nearest smaller and larger), with their entries under the question's filters."""
+        if size is None:
             return None
         from mincards.bot.answering.bracket import bracket  # on the first name the table lacks
 
@@ -320,9 +343,8 @@ class Resolver:
         architecture = self.matcher.architecture(mention)
         order = self.knowledge.table.models()
         present = [self.knowledge.catalogue[m] for m in order]
-        return bracket(present, size=size_value(mention.size),
-                       kind=kind_of(self.knowledge.vocabulary, mention),
-                       family=architecture.family, versions=frozenset(architecture.versions),
+        return bracket(present, size=size, family=architecture.family,
+                       versions=frozenset(architecture.versions),
                        rows=lambda m: () if scope.refusal else tuple(self._select(question,
                                                                                 m).rows))
 

@@ -18,6 +18,7 @@ from mincards.bot.errors import DataError
 from mincards.bot.facts.catalogue import Catalogue, load_catalogue
 from mincards.bot.facts.checked_cache import CheckedCache
 from mincards.bot.facts.hardware import Hardware, load_hardware
+from mincards.bot.facts.known_models import KnownModels, load_known_models
 from mincards.bot.facts.stand_ins import StandIns, load_stand_ins
 from mincards.bot.facts.table import Table, load_table
 from mincards.bot.facts.throughput import Throughputs, load_throughputs
@@ -63,6 +64,7 @@ class Knowledge:
     hardware: Hardware
     stand_ins: StandIns = field(default_factory=StandIns)
     throughputs: Throughputs = field(default_factory=Throughputs)
+    known_models: KnownModels = field(default_factory=KnownModels)
     # Answers and renderings derived from this data alone, kept because the data never changes
     # while it is loaded (what fits a budget is the same every time it is asked).
     _memo: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict, compare=False,
@@ -112,7 +114,7 @@ def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[s
 
 
 DATA_FILES = ("table.csv", "models.toml", "vocabulary.toml", "hardware.toml", "stand_ins.toml",
-              "tps.toml")
+              "tps.toml", "known_models.toml")
 # The code that turns those files into facts: when it changes, what it made is made again.
 FACTS_CODE = (*sorted(Path(__file__).parent.glob("*.py")),
               *(Path(__file__).parent.parent / name for name in ("errors.py", "language.py")))
@@ -126,15 +128,16 @@ def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Know
     data_dir = data_dir or default_data_dir()
     if not cached:
         return Knowledge(*_check(data_dir))
-    # stand_ins.toml and tps.toml may be missing (a folder from before them): the files there
-    # are the inputs, so one added later is a change like any other.
+    # stand_ins.toml, tps.toml and known_models.toml may be missing (a folder from before
+    # them): the files there are the inputs, so one added later is a change like any other.
     files = [path for f in DATA_FILES if (path := data_dir / f).exists()]
     kept = CheckedCache(str(data_dir.resolve()), [*files, *FACTS_CODE])
     return Knowledge(*kept.value(lambda: _check(data_dir)))
 
 
 def _check(data_dir: Path
-           ) -> tuple[Table, Catalogue, Vocabulary, Hardware, StandIns, Throughputs]:
+           ) -> tuple[Table, Catalogue, Vocabulary, Hardware, StandIns, Throughputs,
+                      KnownModels]:
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
     hardware_path = data_dir / "hardware.toml"
     hardware = load_hardware(hardware_path)
@@ -172,7 +175,8 @@ def _check(data_dir: Path
         if strange:
             raise DataError(tps_path, f"tps for {model!r} on {strange}: not the table's "
                             f"flavours {list(table.flavours)}")
-    return table, catalogue, vocabulary, hardware, stand_ins, throughputs
+    known_models = load_known_models(data_dir / "known_models.toml")
+    return table, catalogue, vocabulary, hardware, stand_ins, throughputs, known_models
 
 
 @cache

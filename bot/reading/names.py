@@ -96,9 +96,10 @@ def _display_word(vocabulary: Vocabulary, word: str) -> str:
 def kind_of(vocabulary: Vocabulary, mention: Mention) -> str:
     """The sort of model a name is (models.toml's `kind`): from its variant words, else its
     family's kind, 'moe' for an NxM or active size, else 'text'."""
-    for variant in sorted(mention.variants):
-        if variant in vocabulary.variants.kinds:
-            return vocabulary.variants.kinds[variant]
+    # A variant (vl) or a word that makes another model (GLM-4V's v, -Vision) may say it.
+    for word in (*sorted(mention.variants), *mention.distinct):
+        if word in vocabulary.variants.kinds:
+            return vocabulary.variants.kinds[word]
     family = vocabulary.families.get(mention.family or "")
     if family is not None and family.kind:
         return family.kind

@@ -224,17 +224,21 @@ TEXT: dict[Language, dict[str, str]] = {
         "stand_in.source.quantized_copy": "Why {model}: {source}.",
         "stand_in.reference": "These are {model}'s entries, the closest reference: the table has "
                               "none for {asked}.",
-        "bracket.between": "Its size ({size}B) is between {below} and {above} in the table; "
-                           "their entries follow, not a table entry for it.",
-        "bracket.below_only": "Its size ({size}B) is above every {kind} model in the table; the "
+        "bracket.same": "Its size ({size}) is that of {models}, the table's {kind} models of "
+                        "the same size; their entries follow, not a table entry for it.",
+        "bracket.active": ", {active}B active",
+        "bracket.between": "Its size ({size}) is between {below} and {above}, the table's "
+                           "nearest {kind} models; their entries follow, not a table entry for "
+                           "it.",
+        "bracket.below_only": "Its size ({size}) is above every {kind} model in the table; the "
                               "nearest is {below}, not a table entry for it.",
-        "bracket.above_only": "Its size ({size}B) is below every {kind} model in the table; the "
+        "bracket.above_only": "Its size ({size}) is below every {kind} model in the table; the "
                               "nearest is {above}, not a table entry for it.",
         "bracket.side": "{model} ({size}B)",
         "bracket.nothing": "{model}: no entry for what you asked.",
         "kind.text": "text",
         "kind.vl": "vision-language",
-        "kind.moe": "mixture-of-experts",
+        "kind.moe": "mixture-of-experts (by total size)",
         "note.beyond_context": "{asked} reads at most {context} tokens: {seq_len} is beyond its "
                                "context, so only entries up to {context} are shown.",
         "plan.lead.time": "{subject}: {parts}",
@@ -489,17 +493,20 @@ TEXT: dict[Language, dict[str, str]] = {
         "stand_in.source.quantized_copy": "为什么是 {model}：量化或转换后的副本以更少的位数存储同一"
                                           "模型的权重，架构不变，训练所需按全精度模型计。",
         "stand_in.reference": "以下是 {model} 的配置，仅作最接近的参考：表中没有 {asked}。",
-        "bracket.between": "它的参数量（{size}B）在表中的 {below} 与 {above} 之间；下面是这两个"
-                           "模型的配置，不是它的表项。",
-        "bracket.below_only": "它的参数量（{size}B）大于表中所有{kind}模型；最接近的是 {below}，"
+        "bracket.same": "它的参数量（{size}）与表中同为{kind}模型的 {models} 相同；下面是"
+                        "它们的配置，不是它的表项。",
+        "bracket.active": "，激活 {active}B",
+        "bracket.between": "它的参数量（{size}）在表中最接近的{kind}模型 {below} 与 {above} "
+                           "之间；下面是这两个模型的配置，不是它的表项。",
+        "bracket.below_only": "它的参数量（{size}）大于表中所有{kind}模型；最接近的是 {below}，"
                               "不是它的表项。",
-        "bracket.above_only": "它的参数量（{size}B）小于表中所有{kind}模型；最接近的是 {above}，"
+        "bracket.above_only": "它的参数量（{size}）小于表中所有{kind}模型；最接近的是 {above}，"
                               "不是它的表项。",
         "bracket.side": "{model}（{size}B）",
         "bracket.nothing": "{model}：没有你所问的配置。",
         "kind.text": "文本",
         "kind.vl": "多模态",
-        "kind.moe": "MoE",
+        "kind.moe": "MoE（按总参数量）",
         "note.beyond_context": "{asked} 最多读 {context} 个 token：{seq_len} 超出了它的上下文，"
                                "只显示 {context} 以内的配置。",
         "plan.lead.time": "{subject}：{parts}",

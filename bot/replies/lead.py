@@ -281,12 +281,17 @@ def bracket_sentence(knowledge: Knowledge, answer: Answer) -> str:
     def side(model: str, size: float) -> str:
         return t(lang, "bracket.side", model=cat[model].display, size=number(size))
 
-    size = number(around.size_b)
+    size = f"{number(around.size_b)}B"
+    if around.size is not None and around.size.active_b:
+        size += t(lang, "bracket.active", active=number(around.size.active_b))
+    kind = t(lang, f"kind.{around.kind}")
+    if around.same:
+        return t(lang, "bracket.same", size=size, kind=kind, models=join_words(
+            lang, [side(n.model, n.size_b) for n in around.same]))
     if around.below and around.above:
-        return t(lang, "bracket.between", size=size,
+        return t(lang, "bracket.between", size=size, kind=kind,
                  below=side(around.below.model, around.below.size_b),
                  above=side(around.above.model, around.above.size_b))
-    kind = t(lang, f"kind.{around.kind}")
     if around.below:
         return t(lang, "bracket.below_only", size=size, kind=kind,
                  below=side(around.below.model, around.below.size_b))
@@ -301,7 +306,7 @@ def bracket_lines(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) ->
     if around is None:
         return []
     lines = []
-    for near in (around.below, around.above):
+    for near in (*around.same, around.below, around.above):
         if near is None:
             continue
         if not near.rows:

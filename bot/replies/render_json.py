@@ -137,8 +137,13 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
     if answer.bracket is not None:
         around = answer.bracket
         out["bracket"] = {"size_b": around.size_b, "kind": around.kind,
+                          "same": [_neighbour(knowledge, answer, n) for n in around.same],
                           "below": _neighbour(knowledge, answer, around.below),
                           "above": _neighbour(knowledge, answer, around.above)}
+        if around.size is not None:
+            out["bracket"]["size"] = {"params_b": around.size.params_b,
+                                      "active_b": around.size.active_b,
+                                      "kind": around.size.kind, "source": around.size.source}
     if answer.plan is not None:
         out["plan"] = plan_json(answer.plan)
     if answer.budget is not None:

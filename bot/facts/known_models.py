@@ -1,0 +1,71 @@
+"""Sizes of open models the table does not list (data/known_models.toml), with their sources.
+
+They place a model the table lacks among the table's models of its own kind (text, vision,
+mixture-of-experts by total size): a bracket of table entries to read, never a card count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from mincards.bot.errors import DataError
+from mincards.bot.facts.datafiles import STRICT_KEYS, read_toml, validate
+
+Kind = Literal["text", "vl", "moe"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class KnownModel:
+    """One model's size: total (and, for a mixture of experts, active) parameters."""
+
+    __pydantic_config__ = STRICT_KEYS
+    display: str
+    # How people write it (Hugging Face ids, Ollama tags): each is read as a question reads a
+    # name, so other spellings of the same parts match too.
+    names: tuple[str, ...]
+    params_b: float
+    active_b: float | None = None
+    kind: Kind
+    source: str
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            raise ValueError("names: at least one name")
+        if not 0 < self.params_b < 100_000:
+            raise ValueError(f"params_b: {self.params_b} is not a size in billions")
+        if self.active_b is not None and not 0 < self.active_b <= self.params_b:
+            raise ValueError(f"active_b: {self.active_b} is not within 0 and params_b")
+        if (self.kind == "moe") != (self.active_b is not None):
+            raise ValueError("a mixture-of-experts model (kind moe) and only it has active_b")
+        if not self.source.strip():
+            raise ValueError("source: say where the numbers come from")
+
+
+@dataclass(frozen=True)
+class KnownModels:
+    """The known models by display name, in file order."""
+
+    items: dict[str, KnownModel] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[KnownModel]:
+        return iter(self.items.values())
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def load_known_models(path: Path) -> KnownModels:
+    """The file's models; none when there is no file (a data folder from before it)."""
+    if not path.exists():
+        return KnownModels()
+    raw = read_toml(path)
+    items: dict[str, KnownModel] = {}
+    for index, fields in enumerate(raw.get("model") or []):
+        item = validate(path, KnownModel, fields, prefix=f"model #{index + 1}: ")
+        if item.display in items:
+            raise DataError(path, f"model {item.display!r} is listed twice")
+        items[item.display] = item
+    return KnownModels(items)
