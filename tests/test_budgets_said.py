@@ -26,6 +26,11 @@ PARTS = [
     ("qwen2.5-72b lora 4k 一台半够不够", "qwen2.5-72b", (1.5, "node", None)),
     ("qwen2.5-72b lora 一个半节点", "qwen2.5-72b", (1.5, "node", None)),
     ("qwen2.5-72b lora 用1.5台 9b23", "qwen2.5-72b", (1.5, "node", "snt9b23")),
+    ("qwen2.5-32b lora on 3/4 of a node?", "qwen2.5-32b", (0.75, "node", None)),
+    ("qwen2.5-32b lora 4k on three quarters of a node", "qwen2.5-32b", (0.75, "node", None)),
+    ("qwen2.5-32b lora 4k on two thirds of a node", "qwen2.5-32b", (0.6667, "node", None)),
+    ("Is half an Atlas A3 node enough for qwen3-14b lora 4k?", "qwen3-14b",
+     (0.5, "node", "snt9b23")),
 ]
 
 HARDWARE = [
@@ -72,7 +77,10 @@ def test_a_part_of_a_node_is_that_share_of_its_cards(
     payload = _check(engine, text, model, budget)
     # The verdict (its first lines) says what the part is in cards or DIE.
     verdict = "\n".join(str(payload["text"]).splitlines()[:4])
-    assert f"{budget[0]} " in verdict, verdict
+    said = f"{budget[0]:.2f}".rstrip("0")
+    assert f"{said} " in verdict, verdict
+    # "a node" inside "3/4 of a node" is never read as one whole node.
+    assert payload["budget"]["count"] < 2
 
 
 def test_half_a_node_is_four_cards_or_eight_die(engine: Engine) -> None:

@@ -29,9 +29,8 @@ class Budget:
         count, unit, flavour = data.get("count"), data.get("unit"), data.get("flavour")
         if unit not in BUDGET_UNITS or isinstance(count, bool):
             return None
-        # Only nodes come in parts; a part must still be a number a person could have said.
-        if not (type(count) is int or (unit == "node" and type(count) is float
-                                       and count * 4 == int(count * 4))):
+        # Only nodes come in parts ("half a node", "two thirds of a node").
+        if not (type(count) is int or (unit == "node" and type(count) is float)):
             return None
         if not 0 < count < 10**6:
             return None

@@ -36,8 +36,9 @@ class Hardware:
 
 
 def whole(count: float) -> int | float:
-    """2.0 is 2: a count said with a decimal point that is whole is a whole count."""
-    return int(count) if count == int(count) else count
+    """2.0 is 2: a count said with a decimal point that is whole is a whole count; a part
+    (two thirds) to four places."""
+    return int(count) if count == int(count) else round(count, 4)
 
 
 class HardwareReader:
@@ -81,6 +82,12 @@ class HardwareReader:
             # 一台半 (a node word, then a half)
             (re.compile(rf"{count}{_GAP}{named}(?:{node})"
                         rf"(?:{phrase_pattern(words.half_after)})"), self._and_a_half, "node"),
+            # 3/4 of a node, 1/2 node
+            (re.compile(rf"(?<![\d.])(\d{{1,2}})/(\d{{1,2}})(?![\d.]){_GAP}{article}{named}"
+                        rf"(?:{node})"), self._fraction, "node"),
+            # three quarters of a node, two thirds of a node
+            (re.compile(rf"{count}{_GAP}(?P<part>{part}){_GAP}{article}{named}(?:{node})"),
+             self._parts_of, "node"),
             # half a node, a quarter node, 半台机器
             (re.compile(rf"(?P<part>{part}){_GAP}{article}{named}(?:{node})"), self._part,
              "node"),
@@ -113,6 +120,14 @@ class HardwareReader:
 
     def _part(self, match: re.Match[str]) -> float | None:
         return self._parts.get(re.sub(r"\s+", " ", match.group("part")))
+
+    def _fraction(self, match: re.Match[str]) -> float | None:
+        top, bottom = int(match.group(1)), int(match.group(2))
+        return top / bottom if top > 0 and bottom > 0 else None
+
+    def _parts_of(self, match: re.Match[str]) -> float | None:
+        count, part = self._count(match), self._part(match)
+        return None if count is None or part is None or count <= 0 else count * part
 
     def _decimal(self, match: re.Match[str]) -> float | None:
         return float(match.group(1))

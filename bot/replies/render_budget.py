@@ -14,7 +14,9 @@ from mincards.bot.replies.render_words import join_words as _join
 
 
 def budget_text(knowledge: Knowledge, language: Language, budget: Budget) -> str:
-    text = t(language, f"budget.{budget.unit}", count=budget.count,
+    # A part of a node reads as people write it: 0.5, 0.67.
+    count = budget.count if isinstance(budget.count, int) else f"{budget.count:.2f}".rstrip("0")
+    text = t(language, f"budget.{budget.unit}", count=count,
              cards=t(language, "card" if budget.count == 1 else "cards"),
              nodes=t(language, "node" if budget.count == 1 else "nodes"))
     if budget.flavour and budget.flavour in knowledge.hardware.flavours:

@@ -14,6 +14,7 @@ from mincards.bot.answering.budget import needed
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
+from mincards.bot.reading.asked import Budget
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_budget import budget_text
 from mincards.bot.replies.render_words import amount, entry_heading, join_words, plural
@@ -68,7 +69,8 @@ def _room(knowledge: Knowledge, answer: Answer, flavour: str, count: int) -> str
     shown = amount(knowledge, lang, flavour, count)
     if _part_of_node(answer):
         assert answer.budget is not None
-        shown = t(lang, "verdict.room.part", budget=budget_text(knowledge, lang, answer.budget),
+        said = Budget(answer.budget.count, answer.budget.unit)  # its flavour is said already
+        shown = t(lang, "verdict.room.part", budget=budget_text(knowledge, lang, said),
                   amount=shown)
     return t(lang, "verdict.room", flavour=knowledge.flavour_display(flavour), amount=shown)
 
