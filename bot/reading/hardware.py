@@ -61,46 +61,64 @@ class HardwareReader:
         part = phrase_pattern(list(self._parts))
         linking = phrase_pattern(words.linking)
         article = r"(?:(?:of\s++)?(?:a|an|one|the)\s++|of\s++)?"
-        # Each shape: (pattern, how a match becomes (count, unit)).
-        self._shapes: list[tuple[re.Pattern[str], Callable[[re.Match[str]], float | None],
-                                 BudgetUnit]] = [
+        # Each shape: (its pattern, how a match becomes a count, the count's unit, the words it
+        # cannot match without, "a|b" for either: a question lacking one is spared the shape).
+        shape = Callable[[re.Match[str]], float | None]
+        self._sources: list[tuple[str, shape, BudgetUnit, tuple[str, ...]]] = [
             # 两台8卡机器, an 8-card 910B machine, 2 x 8-card servers
-            (re.compile(rf"(?:{count}{_GAP}(?:{_TIMES}|{node})?{_GAP})?{plain}{_GAP}-?{_GAP}"
-                        rf"(?:{card}){_GAP}(?:(?:{linking}){_GAP})?{named}(?:{node})"),
-             self._machines, "card"),
+            (rf"(?:{count}{_GAP}(?:{_TIMES}|{node})?{_GAP})?{plain}{_GAP}-?{_GAP}(?:{card})"
+             rf"{_GAP}(?:(?:{linking}){_GAP})?{named}(?:{node})", self._machines, "card",
+             ("card", "node")),
             # 2 machines of 8 cards (each), 两台机器每台8卡
-            (re.compile(rf"{count}{_GAP}{named}(?:{node}){_GAP}"
-                        rf"(?:{phrase_pattern(words.each)}){_GAP}{plain}{_GAP}"
-                        rf"(?:{named.replace('flavour', 'flavour2')})(?:{card})"
-                        rf"(?:{_GAP}each(?![a-z]))?"), self._machines, "card"),
+            (rf"{count}{_GAP}{named}(?:{node}){_GAP}(?:{phrase_pattern(words.each)}){_GAP}"
+             rf"{plain}{_GAP}(?:{named.replace('flavour', 'flavour2')})(?:{card})"
+             rf"(?:{_GAP}each(?![a-z]))?", self._machines, "card", ("card", "node")),
             # 2x8 NPUs, 4 x 8 cards
-            (re.compile(rf"{count}{_GAP}{_TIMES}{_GAP}{plain}{_GAP}{named}(?:{card})"),
-             self._machines, "card"),
+            (rf"{count}{_GAP}{_TIMES}{_GAP}{plain}{_GAP}{named}(?:{card})", self._machines,
+             "card", ("card", "times")),
             # one and a half nodes, 一个半节点
-            (re.compile(rf"{count}{_GAP}(?:{phrase_pattern(words.and_a_half)}){_GAP}{named}"
-                        rf"(?:{node})"), self._and_a_half, "node"),
+            (rf"{count}{_GAP}(?:{phrase_pattern(words.and_a_half)}){_GAP}{named}(?:{node})",
+             self._and_a_half, "node", ("half", "node")),
             # 一台半 (a node word, then a half)
-            (re.compile(rf"{count}{_GAP}{named}(?:{node})"
-                        rf"(?:{phrase_pattern(words.half_after)})"), self._and_a_half, "node"),
+            (rf"{count}{_GAP}{named}(?:{node})(?:{phrase_pattern(words.half_after)})",
+             self._and_a_half, "node", ("half", "node")),
             # 3/4 of a node, 1/2 node
-            (re.compile(rf"(?<![\d.])(\d{{1,2}})/(\d{{1,2}})(?![\d.]){_GAP}{article}{named}"
-                        rf"(?:{node})"), self._fraction, "node"),
+            (rf"(?<![\d.])(\d{{1,2}})/(\d{{1,2}})(?![\d.]){_GAP}{article}{named}(?:{node})",
+             self._fraction, "node", ("slash", "node")),
             # three quarters of a node, two thirds of a node
-            (re.compile(rf"{count}{_GAP}(?P<part>{part}){_GAP}{article}{named}(?:{node})"),
-             self._parts_of, "node"),
+            (rf"{count}{_GAP}(?P<part>{part}){_GAP}{article}{named}(?:{node})", self._parts_of,
+             "node", ("part|half", "node")),
             # half a node, a quarter node, 半台机器
-            (re.compile(rf"(?P<part>{part}){_GAP}{article}{named}(?:{node})"), self._part,
-             "node"),
+            (rf"(?P<part>{part}){_GAP}{article}{named}(?:{node})", self._part, "node",
+             ("part|half", "node")),
             # 0.5 nodes, 1.5 台
-            (re.compile(rf"{_DECIMAL}{_GAP}{named}(?:{node})"), self._decimal, "node"),
+            (rf"{_DECIMAL}{_GAP}{named}(?:{node})", self._decimal, "node",
+             ("decimal", "node")),
             # 4 x 910C: cards of the chip's flavour, unless a unit follows ("8 910B nodes")
-            (re.compile(rf"{count}{_GAP}(?:{_TIMES}{_GAP})?"
-                        rf"(?P<flavour>{phrase_pattern(words.chips)})"
-                        rf"(?!{_GAP}(?:{card}|{node}|{phrase_pattern(words.die)}))"),
-             self._count, "card"),
+            (rf"{count}{_GAP}(?:{_TIMES}{_GAP})?(?P<flavour>{phrase_pattern(words.chips)})"
+             rf"(?!{_GAP}(?:{card}|{node}|{phrase_pattern(words.die)}))", self._count, "card",
+             ("chip",)),
         ]
-        gate = [*words.card, *words.node, *words.chips]
-        self._gate = re.compile(phrase_pattern(gate))
+        gates = {
+            "half": phrase_pattern([*words.and_a_half, *words.half_after]),
+            "card": phrase_pattern(words.card), "node": phrase_pattern(words.node),
+            "chip": phrase_pattern(words.chips), "part": part,
+            "times": rf"\d{_GAP}{_TIMES}", "slash": r"\d/\d", "decimal": r"\d\.\d",
+        }
+        # Which of those a question holds, found in one pass. Their words overlap (半 is a part
+        # of a node, and the half of 一台半): "half" comes first, and a part's shapes take it.
+        self._gate = re.compile("|".join(f"(?P<{k}>{v})" for k, v in gates.items()))
+        # Compiled on the first question that names hardware: most name none, and a process
+        # answering one question is spared some 10 ms of compiling.
+        self._shapes: list[tuple[re.Pattern[str], shape, BudgetUnit, tuple[str, ...]]] | None = (
+            None)
+
+    def _compiled(self) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], float | None],
+                                      BudgetUnit, tuple[str, ...]]]:
+        if self._shapes is None:  # compiling twice from two threads is harmless
+            self._shapes = [(re.compile(source), value, unit, needs)
+                            for source, value, unit, needs in self._sources]
+        return self._shapes
 
     def _count(self, match: re.Match[str]) -> float | None:
         return self.counts.read(*match.group(1, 2, 3, 4))
@@ -134,9 +152,13 @@ class HardwareReader:
 
     def read(self, text: str) -> Hardware:
         out = Hardware(text=text)
-        if not self._gate.search(text):
-            return out  # most questions say no hardware at all
-        for pattern, value, unit in self._shapes:
+        present = {m.lastgroup for m in self._gate.finditer(text)}
+        if not present or present == {"card"} or present == {"node"}:
+            return out  # "8 cards", "2 nodes", or no hardware at all: the numbers pass's
+        for pattern, value, unit, needs in self._compiled():
+            if not all(any(k in present for k in alternatives.split("|"))
+                       for alternatives in needs):
+                continue
 
             def one(match: re.Match[str], value: Callable[[re.Match[str]], float | None] = value,
                     unit: BudgetUnit = unit) -> str:
