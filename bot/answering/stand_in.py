@@ -10,10 +10,10 @@ Two kinds, both kept honest in the answer:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Generic, Literal, Protocol, TypeVar
 
 from mincards.bot.facts.stand_ins import StandIn, StandIns
 from mincards.bot.facts.table import Entry
@@ -46,31 +46,49 @@ def signature(mention: Mention) -> Signature:
             mention.active)
 
 
-class StandInFinder:
-    """The stand-ins of the loaded data, by the parts their names read into; `read` reads a
-    name as a question's name is read (normalised, then the names pass)."""
+class Named(Protocol):
+    """Something people name: its display name and the other names they write."""
 
-    def __init__(self, stand_ins: StandIns, present: frozenset[str],
-                 read: Callable[[str], list[Mention]]) -> None:
-        self._stand_ins = stand_ins
-        self._present = present
+    @property
+    def display(self) -> str: ...
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+
+N = TypeVar("N", bound=Named)
+
+
+class NameIndex(Generic[N]):
+    """Items found by the parts their names read into (`read` reads a name as a question's
+    name is read: normalised, then the names pass), so `Qwen/Qwen2.5-Coder-32B-Instruct` and
+    `qwen 2.5 coder 32b` find the same item."""
+
+    def __init__(self, items: Iterable[N], read: Callable[[str], list[Mention]]) -> None:
+        self._items = items
         self._read = read
 
     @cached_property
-    def _by_signature(self) -> dict[Signature, StandIn]:
+    def _by_signature(self) -> dict[Signature, N]:
         """Built on the first name the table lacks: most processes never need it."""
-        out: dict[Signature, StandIn] = {}
-        for item in self._stand_ins:
-            if item.model not in self._present:
-                continue  # this version of the table lacks the model it stands on
+        out: dict[Signature, N] = {}
+        for item in self._items:
             for name in (item.display, *item.names):
                 named = [m for m in self._read(name) if m.named]
                 if len(named) == 1:
                     out.setdefault(signature(named[0]), item)
         return out
 
-    def find(self, mention: Mention) -> StandIn | None:
+    def find(self, mention: Mention) -> N | None:
         return self._by_signature.get(signature(mention))
 
     def __len__(self) -> int:
         return len(self._by_signature)
+
+
+class StandInFinder(NameIndex[StandIn]):
+    """The stand-ins of the loaded data whose table model this version of the table lists."""
+
+    def __init__(self, stand_ins: StandIns, present: frozenset[str],
+                 read: Callable[[str], list[Mention]]) -> None:
+        super().__init__([s for s in stand_ins if s.model in present], read)

@@ -79,3 +79,18 @@ def validate(path: Path, kind: type[T], raw: Any, prefix: str = "") -> T:
 
 def load_toml(path: Path, kind: type[T]) -> T:
     return validate(path, kind, read_toml(path))
+
+
+def load_by_display(path: Path, table: str, kind: type[T]) -> dict[str, T]:
+    """A file's `[[table]]` items as `kind`s by their `display` names, in file order; {} when
+    there is no file (a data folder from before it). A display name listed twice is an error."""
+    if not path.exists():
+        return {}
+    items: dict[str, T] = {}
+    for index, fields in enumerate(read_toml(path).get(table) or []):
+        item = validate(path, kind, fields, prefix=f"{table} #{index + 1}: ")
+        display = getattr(item, "display", "")
+        if display in items:
+            raise DataError(path, f"{table} {display!r} is listed twice")
+        items[display] = item
+    return items

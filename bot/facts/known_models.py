@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mincards.bot.errors import DataError
-from mincards.bot.facts.datafiles import STRICT_KEYS, read_toml, validate
+from mincards.bot.facts.datafiles import STRICT_KEYS, load_by_display
 
 Kind = Literal["text", "vl", "moe"]
 
@@ -59,13 +58,4 @@ class KnownModels:
 
 def load_known_models(path: Path) -> KnownModels:
     """The file's models; none when there is no file (a data folder from before it)."""
-    if not path.exists():
-        return KnownModels()
-    raw = read_toml(path)
-    items: dict[str, KnownModel] = {}
-    for index, fields in enumerate(raw.get("model") or []):
-        item = validate(path, KnownModel, fields, prefix=f"model #{index + 1}: ")
-        if item.display in items:
-            raise DataError(path, f"model {item.display!r} is listed twice")
-        items[item.display] = item
-    return KnownModels(items)
+    return KnownModels(load_by_display(path, "model", KnownModel))

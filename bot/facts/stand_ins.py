@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mincards.bot.errors import DataError
-from mincards.bot.facts.datafiles import STRICT_KEYS, check_positive, read_toml, validate
+from mincards.bot.facts.datafiles import STRICT_KEYS, check_positive, load_by_display
 
 Relation = Literal["same_architecture"]
 
@@ -57,13 +56,4 @@ class StandIns:
 
 def load_stand_ins(path: Path) -> StandIns:
     """The file's stand-ins; none when there is no file (a data folder from before them)."""
-    if not path.exists():
-        return StandIns()
-    raw = read_toml(path)
-    items: dict[str, StandIn] = {}
-    for index, fields in enumerate(raw.get("stand_in") or []):
-        item = validate(path, StandIn, fields, prefix=f"stand_in #{index + 1}: ")
-        if item.display in items:
-            raise DataError(path, f"stand_in {item.display!r} is listed twice")
-        items[item.display] = item
-    return StandIns(items)
+    return StandIns(load_by_display(path, "stand_in", StandIn))
