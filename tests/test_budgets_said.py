@@ -49,6 +49,10 @@ HARDWARE = [
     ("qwen2.5-7b 全参 一台4卡的910B服务器", "qwen2.5-7b", (4, "card", "snt9b")),
     ("glm4-9b lora on 8 x 910B", "glm4-9b", (8, "card", "snt9b")),
     ("qwen2.5 72b 2×8卡 够吗", "qwen2.5-72b", (16, "card", None)),
+    ("we have 2 servers × 4 NPUs, qwen3-32b full 8k?", "qwen3-32b", (8, "card", None)),
+    ("3台8卡服务器能全参 qwen2.5-72b 4k 吗", "qwen2.5-72b", (24, "card", None)),
+    ("can i fit qwen2.5-72b full on 16x 910B?", "qwen2.5-72b", (16, "card", "snt9b")),
+    ("我们只有半台910B，qwen2.5-7b 全参能跑吗", "qwen2.5-7b", (0.5, "node", "snt9b")),
     # A machine with no card count is a node.
     ("qwen2.5-72b lora 4k on a single 910B machine", "qwen2.5-72b", (1, "node", "snt9b")),
     ("qwen2.5-72b lora on two boxes", "qwen2.5-72b", (2, "node", None)),

@@ -227,6 +227,8 @@ def test_budgets_and_lengths_stay_lookups(engine: Engine, text: str) -> None:
     "qwen2.5-7b lora 2B tokens 几天能训完",
     "qwen2.5-7b lora, 100万条数据, 两天内训完需要多少卡", "qwen2.5-7b lora 2B tokens 训多久",
     "1M samples of 2k tokens: how many hours will qwen2.5-7b lora take on 8 cards?",
+    "qwen2.5-7b lora on 2B tokens with 16 cards, to finish by friday?",
+    "qwen2.5-7b lora 2B tokens 32卡 训完要多少小时",
 ])
 def test_a_question_about_time_or_a_deadline_makes_a_plan(engine: Engine, text: str) -> None:
     assert engine.ask(text).intent == "plan"
