@@ -82,3 +82,16 @@ def test_a_7b_qwen_model_is_a_qwen_7b_question(engine: Engine) -> None:
     assert answer.intent == "ambiguous"
     assert set(answer.candidates) >= {"qwen2-7b", "qwen2.5-7b"}
     assert all(c.startswith("qwen") for c in answer.candidates)
+
+
+@pytest.mark.parametrize(("text", "model", "rows"), [
+    ("I trained qwen2.5-7b lora before; how much for full?", "qwen2.5-7b",
+     {("full", 4096), ("full", 8192)}),
+    ("we ran qwen2.5-72b lora 4k last week. what about 8k?", "qwen2.5-72b", {("lora", 8192)}),
+    ("之前训过 qwen2.5-32b lora，全参要几张卡", "qwen2.5-32b", {("full", 4096), ("full", 8192)}),
+])
+def test_what_the_question_says_wins_over_its_context(engine: Engine, text: str, model: str,
+                                                      rows: set[tuple[str, int]]) -> None:
+    answer = engine.ask(text)
+    assert answer.models == (model,)
+    assert {(e.strategy, e.seq_len) for e in answer.rows} == rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mincards.bot.facts.vocabulary import Vocabulary
 from mincards.bot.language import Language, language_of
@@ -101,9 +101,9 @@ class QuestionReader:
             return self._read(raw, text)
         asked = self._read(raw, split.asked)
         if not asked.named:
-            # The context clauses hold the model ("we trained qwen2.5-72b lora last week. does
-            # it fit on 16 cards?"): the question is the whole text.
-            return self._read(raw, text)
+            # The context clauses hold the model ("we trained qwen2.5-72b lora last week. how
+            # about full?"): the question asks about it, and what it says itself wins.
+            return _continued(asked, self._read(raw, split.context))
         if not any(m.family or m.other_family for m in asked.named):
             # Only a size asked ("we ran qwen2.5-7b before; now the 72b?"): the family the
             # context named, at that size.
@@ -150,3 +150,18 @@ class QuestionReader:
         versions = frozenset(w for w in words if _LOOSE_VERSION.match(w))
         variants = frozenset(w for w in words if w in self._variants)
         return NameParts(versions=versions, variants=variants) if versions or variants else None
+
+
+def _continued(asked: Question, context: Question) -> Question:
+    """A question whose model is in its context clauses: that model, with what the question
+    says (strategy, lengths, filters, budget, plan) over what the context said."""
+    return replace(
+        asked, mentions=context.mentions, loose=asked.loose or context.loose,
+        strategies=asked.strategies or context.strategies,
+        seq_lens=asked.seq_lens or context.seq_lens,
+        frameworks=asked.frameworks or context.frameworks,
+        flavours=asked.flavours or context.flavours,
+        uncovered_stage=asked.uncovered_stage or context.uncovered_stage,
+        budget=asked.budget or context.budget,
+        refused_budget=asked.refused_budget or context.refused_budget,
+        workload=asked.workload if asked.workload.said else context.workload)
