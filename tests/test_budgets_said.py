@@ -93,7 +93,7 @@ def test_half_a_node_is_four_cards_or_eight_die(engine: Engine) -> None:
     lead = render_json(engine.knowledge, answer)["lead"]
     # Qwen2.5-32B LoRA 4K needs 8 cards on Snt9B: half a node is not enough there.
     assert lead.startswith("Yes") and "not on Snt9B (0.5 nodes = 4 cards)" in lead
-    assert "Snt9B23 (0.5 nodes = 8 DIE)" in lead
+    assert "Snt9B23 (0.5 nodes = 4 cards = 8 DIE)" in lead
     no = render_json(engine.knowledge, engine.ask("qwen2.5-72b lora 4k on a quarter node"))
     assert no["verdict"] == "no" and "0.25 nodes = 2 cards" in no["lead"]
     zh = render_json(engine.knowledge, engine.ask("qwen2.5-32b lora 4k 半台机器"))["lead"]

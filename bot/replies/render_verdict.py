@@ -70,6 +70,12 @@ def _room(knowledge: Knowledge, answer: Answer, flavour: str, count: int) -> str
     if _part_of_node(answer):
         assert answer.budget is not None
         said = Budget(answer.budget.count, answer.budget.unit)  # its flavour is said already
+        info = knowledge.hardware.flavours[flavour]
+        if info.die_per_card:
+            # Half a Snt9B23 node is 4 cards = 8 DIE: the cards said too, as people count.
+            cards = info.cards(count)
+            shown = t(lang, "card_count", n=cards,
+                      word=plural(lang, cards, "card", "cards")) + " = " + shown
         shown = t(lang, "verdict.room.part", budget=budget_text(knowledge, lang, said),
                   amount=shown)
     return t(lang, "verdict.room", flavour=knowledge.flavour_display(flavour), amount=shown)
