@@ -88,3 +88,16 @@ def test_named_filters_narrow_the_rows_shown(engine: Engine, text: str, framewor
     blocks = message(knowledge, answer)
     assert_valid_message(blocks)
     assert other_framework not in str(blocks["blocks"])
+
+
+def test_the_largest_stays_asked_in_a_follow_up(engine: Engine) -> None:
+    from mincards.bot.answering.conversation import Context, context_after
+
+    first = engine.ask("what's the biggest qwen3 I can full finetune on 8 cards")
+    kept = context_after(first, None)
+    assert kept is not None and kept.largest
+    again = Context.from_json(kept.json())  # as Redis or a button keeps it
+    assert again is not None and again.largest
+    lora = engine.ask("and lora?", again)
+    assert lora.intent == "capacity" and lora.largest and lora.strategies == ("lora",)
+    assert render_json(engine.knowledge, lora)["lead"].startswith("The largest Qwen3 model")

@@ -50,6 +50,8 @@ class Context:
     # name), and the quantization a quantized copy was named with.
     stand_in: str | None = None
     quantized: tuple[str, ...] = ()
+    # What fits a budget, asked as "the largest that fits".
+    largest: bool = False
 
     def json(self) -> dict[str, Any]:
         return {"kind": self.kind, "language": self.language, "models": list(self.models),
@@ -59,7 +61,8 @@ class Context:
                 "flavours": list(self.flavours),
                 "budget": self.budget.json() if self.budget else None,
                 "workload": self.workload.json() if self.workload else None,
-                "stand_in": self.stand_in, "quantized": list(self.quantized)}
+                "stand_in": self.stand_in, "quantized": list(self.quantized),
+                "largest": self.largest}
 
     @classmethod
     def from_json(cls, data: Any) -> Context | None:
@@ -86,7 +89,8 @@ class Context:
                    workload=Workload.from_json(data.get("workload")),
                    stand_in=stand_in if isinstance(stand_in := data.get("stand_in"), str)
                    and len(stand_in) <= 80 else None,
-                   quantized=texts("quantized", _QUANT_WORD.fullmatch))
+                   quantized=texts("quantized", _QUANT_WORD.fullmatch),
+                   largest=data.get("largest") is True)
 
 
 class ContextStore(Protocol):
@@ -145,7 +149,7 @@ def context_of(answer: Answer) -> Context:
                    strategies=answer.strategies, seq_lens=answer.seq_lens,
                    frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget,
                    workload=answer.workload,
-                   stand_in=stand_in, quantized=quantized)
+                   stand_in=stand_in, quantized=quantized, largest=answer.largest)
 
 
 def context_after(answer: Answer, previous: Context | None) -> Context | None:
@@ -256,6 +260,7 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
         text=question.text, language=question.language,
         mentions=[_quantized(m, previous) if same_model else m for m in mentions if m.named],
         wants_capacity=previous.kind == "capacity",
+        wants_largest=question.wants_largest or (previous.kind == "capacity" and previous.largest),
         strategies=question.strategies or set(previous.strategies),
         seq_lens=question.seq_lens or list(previous.seq_lens),
         frameworks=question.frameworks or set(previous.frameworks),
@@ -282,7 +287,8 @@ def replay(context: Context, matcher: Matcher, pick: str | None = None) -> Quest
     return Question(
         text="", language=context.language,
         mentions=[m if pick else _quantized(m, context) for m in mentions if m.named],
-        wants_capacity=context.kind == "capacity", strategies=set(context.strategies),
+        wants_capacity=context.kind == "capacity", wants_largest=context.largest,
+        strategies=set(context.strategies),
         seq_lens=list(context.seq_lens), frameworks=set(context.frameworks),
         flavours=set(context.flavours), budget=context.budget,
         workload=context.workload or Workload(),

@@ -145,18 +145,21 @@ def _largest(knowledge: Knowledge, answer: Answer, fewest: dict[str, dict[str, i
     Qwen3-32B on Snt9B23 (16 DIE).' Flavour by flavour (the same budget holds different
     models on each); models of the same size share the place."""
     lang = answer.language
-    parts = []
+    # The largest models on each flavour; flavours with the same ones said together.
+    places: dict[tuple[str, ...], list[str]] = {}
     for flavour in answer.room:
         fitting = [m for m in answer.models if flavour in fewest.get(m, {})]
         if not fitting:
             continue
         top = max(size_value(knowledge.catalogue[m].size) for m in fitting)
-        largest = [m for m in fitting if size_value(knowledge.catalogue[m].size) == top]
-        parts.append(t(lang, "capacity.largest.on", flavour=knowledge.flavour_display(flavour),
-                       models=_join(lang, [knowledge.catalogue[m].display for m in largest]),
-                       amount=_join(lang, sorted({amount(knowledge, lang, flavour,
-                                                         fewest[m][flavour])
-                                                  for m in largest}), "or")))
+        largest = tuple(m for m in fitting if size_value(knowledge.catalogue[m].size) == top)
+        needs = _join(lang, sorted({amount(knowledge, lang, flavour, fewest[m][flavour])
+                                    for m in largest}), "or")
+        places.setdefault(largest, []).append(t(lang, "verdict.room", amount=needs,
+                                                flavour=knowledge.flavour_display(flavour)))
+    parts = [t(lang, "capacity.largest.on", rooms=_join(lang, rooms),
+               models=_join(lang, [knowledge.catalogue[m].display for m in largest]))
+             for largest, rooms in places.items()]
     key = "capacity.largest.family" if family else "capacity.largest"
     return t(lang, key, family=family_name(knowledge, answer), filters=_filters(
         knowledge, answer), places=t(lang, "semicolon").join(parts))
