@@ -116,7 +116,8 @@ def select(model: str, strategy: str | None = None, seq: int | None = None) -> l
 
 def capacity(count: int, unit: str, flavour: str | None = None, strategy: str | None = None,
              seq: int | None = None, only: list[str] | None = None) -> list[Row]:
-    """Every entry that fits somewhere the budget covers, biggest model first."""
+    """Every entry that fits somewhere the budget covers, biggest model first; a suspect count
+    (see `suspect`) never makes it fit."""
     space = room(count, unit, flavour)
     order = list(dict.fromkeys(r.model for r in rows()))
     models = sorted(order, key=lambda m: (-sizes()[m], order.index(m)))
@@ -124,13 +125,37 @@ def capacity(count: int, unit: str, flavour: str | None = None, strategy: str | 
     for model in models:
         for row in select(model, strategy, seq):
             got = fits(row, space)
-            if any(v for fw, by in got.items() if not only or fw in only for v in by.values()):
+            if any(v and not suspect(row, fw, fl) for fw, by in got.items()
+                   if not only or fw in only for fl, v in by.items()):
                 out.append(row)
     return out
 
 
+@cache
+def _suspects() -> frozenset[tuple[str, str, int, str, str]]:
+    """Full fine-tuning listed below LoRA for the same model, length, framework and flavour:
+    almost surely an error in the source (the issue's rule)."""
+    by = {r.key: r for r in rows()}
+    out = set()
+    for (model, strategy, seq), row in by.items():
+        lora = by.get((model, "lora", seq))
+        if strategy != "full" or lora is None:
+            continue
+        for cell, count in row.counts.items():
+            other = lora.counts[cell]
+            if count is not None and other is not None and count < other:
+                out.add((model, strategy, seq, *cell))
+    return frozenset(out)
+
+
+def suspect(row: Row, framework: str, flavour: str) -> bool:
+    return (row.model, row.strategy, row.seq_len, framework, flavour) in _suspects()
+
+
 def fewest(row: Row, flavour: str) -> int | None:
-    counts = [c for (fw, fl), c in row.counts.items() if fl == flavour and c is not None]
+    """The fewest count on a flavour; a suspect count never is it."""
+    counts = [c for (fw, fl), c in row.counts.items() if fl == flavour and c is not None
+              and not suspect(row, fw, fl)]
     return min(counts) if counts else None
 
 

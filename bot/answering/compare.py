@@ -6,9 +6,10 @@ own, never one against the other.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from mincards.bot.facts.suspects import Cell
 from mincards.bot.facts.table import Entry, Table
 
 
@@ -29,8 +30,12 @@ class Side:
     fewer: tuple[str, ...]  # the models needing the fewest; all of them when equal
 
 
-def fewest(entry: Entry, flavour: str, frameworks: Iterable[str]) -> Fewest:
-    counts = [(c, fw) for fw in frameworks if (c := entry.count(fw, flavour)) is not None]
+def fewest(entry: Entry, flavour: str, frameworks: Iterable[str],
+           suspects: Collection[Cell] = frozenset()) -> Fewest:
+    """The entry's fewest count on a flavour over the frameworks; a count the table makes
+    suspect (facts/suspects) is never it."""
+    counts = [(c, fw) for fw in frameworks if (c := entry.count(fw, flavour)) is not None
+              and (entry.model, entry.strategy, entry.seq_len, fw, flavour) not in suspects]
     if not counts:
         return Fewest(None, ())
     low = min(c for c, _ in counts)
@@ -38,7 +43,8 @@ def fewest(entry: Entry, flavour: str, frameworks: Iterable[str]) -> Fewest:
 
 
 def compare(table: Table, models: tuple[str, ...], rows: Iterable[Entry],
-            frameworks: Iterable[str] = (), flavours: Iterable[str] = ()) -> list[Side]:
+            frameworks: Iterable[str] = (), flavours: Iterable[str] = (),
+            suspects: Collection[Cell] = frozenset()) -> list[Side]:
     """For each (strategy, length) every compared model lists, on each flavour: who needs fewer."""
     frameworks = tuple(frameworks) or table.framework_ids
     flavours = tuple(flavours) or table.flavours
@@ -50,7 +56,7 @@ def compare(table: Table, models: tuple[str, ...], rows: Iterable[Entry],
         if len(entries) < 2 or set(entries) != set(models):
             continue
         for flavour in flavours:
-            low = {m: fewest(entries[m], flavour, frameworks) for m in models}
+            low = {m: fewest(entries[m], flavour, frameworks, suspects) for m in models}
             known = [f.count for f in low.values() if f.count is not None]
             if not known:
                 continue

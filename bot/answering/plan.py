@@ -14,12 +14,13 @@ so a count that comes out whole is not rounded up by a float's last bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mincards.bot.answering.budget import needed
 from mincards.bot.facts.hardware import FlavourInfo
+from mincards.bot.facts.suspects import Cell
 from mincards.bot.facts.table import Entry
 
 if TYPE_CHECKING:
@@ -101,15 +102,16 @@ def count_for(tokens: int, hours: float, tps: float, efficiency: float, unit: in
 
 
 def minimum(rows: Iterable[Entry], frameworks: Sequence[str], flavour: FlavourInfo,
-            flavour_id: str) -> Minimum | None:
+            flavour_id: str, suspects: Collection[Cell] = frozenset()) -> Minimum | None:
     """The fewest count over the rows and frameworks on a flavour, an entry below the
     flavour's smallest parallel unit counting as that unit (1 DIE as 2); ties in row then page
-    order."""
+    order. A count the table makes suspect is never the minimum."""
     best: Minimum | None = None
     for entry in rows:
         for framework in frameworks:
             count = entry.count(framework, flavour_id)
-            if count is None:
+            if count is None or (entry.model, entry.strategy, entry.seq_len, framework,
+                                 flavour_id) in suspects:
                 continue
             count = needed(count, flavour)
             if best is None or count < best.count:

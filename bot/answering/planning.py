@@ -52,7 +52,7 @@ class Planner:
         sources: set[str] = set()
         for flavour in flavours:
             info = hardware.flavours[flavour]
-            low = minimum(rows, frameworks, info, flavour)
+            low = minimum(rows, frameworks, info, flavour, self.knowledge.suspects)
             tps = workload.tps
             if tps is None and (recorded := known.throughputs.tps(model, flavour)):
                 tps, source = recorded

@@ -530,13 +530,22 @@ class Resolver:
             -size_value(self.knowledge.catalogue[m].size), order.get(m, 0)))
         rows: list[Entry] = []
         fits: dict[tuple[str, str, int], budgets.Fits] = {}
+        suspect = self.knowledge.is_suspect
+        only_suspect: list[Entry] = []
         for model in pool:
             for entry in self._select(question, model).rows:
                 entry_fits = self.needs.fits(entry, room)
-                if budgets.fits_anywhere({f: entry_fits[f] for f in counting}):
+                # A count the table makes suspect never makes an entry fit.
+                if budgets.fits_anywhere({f: {fl: fit and not suspect(entry, f, fl)
+                                              for fl, fit in entry_fits[f].items()}
+                                          for f in counting}):
                     rows.append(entry)
                     fits[entry.key] = entry_fits
+                elif budgets.fits_anywhere({f: entry_fits[f] for f in counting}):
+                    only_suspect.append(entry)
         models = tuple(dict.fromkeys(e.model for e in rows))
+        if only_suspect:
+            notes.append(Note("suspect_fit", {"entries": [list(e.key) for e in only_suspect]}))
         notes += unit_caveats(self.knowledge, rows)
         notes.append(self._reference())
         return self._base(question, "capacity", frameworks=scope.frameworks, models=models,
@@ -589,7 +598,8 @@ class Resolver:
         unique = [n for i, n in enumerate(notes) if n not in notes[:i]]
         named = [f for f in scope.frameworks if self.knowledge.table.framework(f)]
         sides = compare(self.knowledge.table, models, rows, named,
-                        [f for f in question.flavours if f in self.knowledge.table.flavours])
+                        [f for f in question.flavours if f in self.knowledge.table.flavours],
+                        self.knowledge.suspects)
         return self._base(question, "compare", frameworks=scope.frameworks, models=models,
                           rows=tuple(rows), notes=tuple(unique), fits=self._fits(question, rows),
                           comparison=tuple(sides))

@@ -20,7 +20,8 @@ from mincards.bot.facts.checked_cache import CheckedCache
 from mincards.bot.facts.hardware import Hardware, load_hardware
 from mincards.bot.facts.known_models import KnownModels, load_known_models
 from mincards.bot.facts.stand_ins import StandIns, load_stand_ins
-from mincards.bot.facts.table import Table, load_table
+from mincards.bot.facts.suspects import Cell, suspect_cells
+from mincards.bot.facts.table import Entry, Table, load_table
 from mincards.bot.facts.throughput import Throughputs, load_throughputs
 from mincards.bot.facts.vocabulary import Vocabulary, load_vocabulary
 
@@ -104,6 +105,14 @@ class Knowledge:
 
     def flavour_display(self, flavour: str) -> str:
         return self.hardware.flavours[flavour].display
+
+    @cached_property
+    def suspects(self) -> frozenset[Cell]:
+        """The table's cells that are likely errors in the source (facts/suspects)."""
+        return suspect_cells(self.table, self.vocabulary)
+
+    def is_suspect(self, entry: Entry, framework: str, flavour: str) -> bool:
+        return (entry.model, entry.strategy, entry.seq_len, framework, flavour) in self.suspects
 
 
 def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[str, str]:

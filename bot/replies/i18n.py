@@ -104,6 +104,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.no_model": "I didn't find a model name in that.",
         "note.plan_offer": "For how long it would take, ask “how long” with a TPS and a card "
                            "count or a deadline.",
+        "note.suspect_fit": "Not counted: {entries} would fit only by a count that is likely an "
+                            "error in the source.",
         "note.reference": "Figures are the ModelArts table's minimums ({date}), a reference "
                           "only: adjust to your job.",
         "note.below_node": "Below {cards} cards the doc advises training on one full node of "
@@ -150,6 +152,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.count": "{amount} ({nodes} {nodes_word})",
         "lead.below_unit": " (the table lists {listed}, below that unit)",
         "lead.suspect": " (a likely source error: {heavier} lists fewer than {lighter} here)",
+        "lead.only_suspect": "{subject}: no count to plan on — the table lists {listed} with "
+                             "{frameworks}, likely an error in the source ({heavier} lists fewer "
+                             "than {lighter} here).",
         "lead.on": "{count} on {flavour}",
         "lead.with": ", with {where}",
         "lead.with_each": " with {where}",
@@ -177,6 +182,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "cell.die": "{count} · {cards} {cards_word} · {nodes} {nodes_word}",
         "cell.head": "{framework} · {flavour} ({unit})",
         "cell.over": "over: {count}",
+        "cell.suspect": "{count} (likely a source error)",
         "blocks.try": "The table has {model} for:",
         "blocks.list_models": "List the models",
         "blocks.pick_model": "Pick a model",
@@ -386,6 +392,7 @@ TEXT: dict[Language, dict[str, str]] = {
                                     "因此按没有预算回答。",
         "note.no_model": "没有在问题中找到模型名。",
         "note.plan_offer": "想知道要训多久，可以问“要多久”，并给出 TPS 和卡数或期限。",
+        "note.suspect_fit": "未计入：{entries} 只有按很可能是源表错误的卡数才放得下。",
         "note.reference": "数据来自 ModelArts 模型最小卡数配置（{date}），仅供参考，"
                           "可按实际任务调整。",
         "note.below_node": "文档建议：小于 {cards} 卡时一般使用 {cards} 卡（一个节点）训练。",
@@ -421,6 +428,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.count": "{amount}（{nodes} 个节点）",
         "lead.below_unit": "（表中列的是 {listed}，低于该单位）",
         "lead.suspect": "（很可能是源表错误：此处{heavier}比{lighter}还少）",
+        "lead.only_suspect": "{subject}：没有可以据以规划的卡数——表中 {frameworks} 列出的是"
+                             "{listed}，很可能是源表错误（此处{heavier}比{lighter}还少）。",
         "lead.on": "{flavour} 上 {count}",
         "lead.with": "，使用 {where}",
         "lead.with_each": "（{where}）",
@@ -447,6 +456,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "cell.die": "{count} · {cards} 张卡 · {nodes} 个节点",
         "cell.head": "{framework} · {flavour}（{unit}）",
         "cell.over": "超出：{count}",
+        "cell.suspect": "{count}（很可能是源表错误）",
         "blocks.try": "表中 {model} 有这些配置：",
         "blocks.list_models": "查看模型列表",
         "blocks.pick_model": "选择模型",

@@ -56,6 +56,8 @@ class Low:
     count: int
     frameworks: tuple[str, ...]
     entries: tuple[Entry, ...]
+    # Only counts the table makes suspect stand here (facts/suspects): said, never the answer.
+    suspect: bool = False
 
 
 def count_with_nodes(knowledge: Knowledge, language: Language, flavour: str, count: int) -> str:
@@ -75,18 +77,22 @@ def columns(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[str]]
 
 
 def lows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[Low]:
-    """Per flavour, the fewest count over the rows and frameworks asked about."""
+    """Per flavour, the fewest count over the rows and frameworks asked about. A count the
+    table makes suspect is never it; a flavour with only such counts gets a suspect Low."""
     frameworks, flavours = columns(knowledge, answer)
     out = []
     for fl in flavours:
-        found = [(f.count, f.frameworks, e) for e in rows
-                 if (f := fewest(e, fl, frameworks)).count is not None]
+        for suspects in (knowledge.suspects, frozenset()):
+            found = [(f.count, f.frameworks, e) for e in rows
+                     if (f := fewest(e, fl, frameworks, suspects)).count is not None]
+            if found:
+                break
         if not found:
             continue
         low = min(c for c, _, _ in found)
         at = [(fws, e) for c, fws, e in found if c == low]
         out.append(Low(fl, low, tuple(dict.fromkeys(fw for fws, _ in at for fw in fws)),
-                       tuple(e for _, e in at)))
+                       tuple(e for _, e in at), suspect=not suspects))
     return out
 
 
@@ -130,6 +136,8 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
     found = lows(knowledge, answer, rows)
     if not found:
         return style.text(t(lang, "lead.unsupported", subject=subject))
+    if all(low.suspect for low in found):
+        return _only_suspect(knowledge, answer, found, subject, style)
     wheres = {_where(knowledge, lang, low, several) for low in found}
     shared = len(wheres) == 1
     parts = []
@@ -166,6 +174,26 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
              where=where)
 
 
+def _only_suspect(knowledge: Knowledge, answer: Answer, found: list[Low], subject: str,
+                  style: Style) -> str:
+    """When every count asked is one the table makes suspect: no number to plan on, and the
+    table's figures said as what they are."""
+    lang = answer.language
+    note = next((n for low in found if (n := low_caveat(knowledge, answer, low))
+                 and n.kind == "suspect_strategy_order"), None)
+    listed = t(lang, "list_sep").join(
+        t(lang, "lead.on", flavour=knowledge.flavour_display(low.flavour),
+          count=count_with_nodes(knowledge, lang, low.flavour, low.count)) for low in found)
+    frameworks = join_words(lang, [knowledge.framework_names[f] for f in dict.fromkeys(
+        fw for low in found for fw in low.frameworks)], "or")
+    heavier = lighter = ""
+    if note is not None:
+        heavier = knowledge.strategy_label(note.args["heavier"], lang)
+        lighter = knowledge.strategy_label(note.args["lighter"], lang)
+    return style.text(t(lang, "lead.only_suspect", subject=subject, listed=listed,
+                        frameworks=frameworks, heavier=heavier, lighter=lighter))
+
+
 def low_caveat(knowledge: Knowledge, answer: Answer, low: Low) -> Note | None:
     """The answer's caveat that disowns a lead's number, if any: a count below the flavour's
     parallel unit (1 DIE), or one from an entry the notes call a likely source error."""
@@ -187,8 +215,18 @@ def lead_caveats(knowledge: Knowledge, answer: Answer) -> list[Note]:
     """The caveats a lookup's lead already says beside its numbers: not said again below."""
     if answer.intent != "lookup" or answer.budget is not None or not answer.rows:
         return []
-    return [c for rows in strategy_groups(answer) for low in lows(knowledge, answer, rows)
-            if (c := low_caveat(knowledge, answer, low)) is not None]
+    said: list[Note] = []
+    for rows in strategy_groups(answer):
+        found = lows(knowledge, answer, rows)
+        for low in found:
+            if (c := low_caveat(knowledge, answer, low)) is not None:
+                said.append(c)
+        if found and all(low.suspect for low in found):
+            # The lead said these counts are a likely source error: at every length shown.
+            said += [n for n in answer.notes if n.kind == "suspect_strategy_order"
+                     and any(e.seq_len == n.args["seq_len"] for low in found
+                             for e in low.entries)]
+    return said
 
 
 def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:

@@ -65,6 +65,9 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["has"] = join_words(language, [hw.flavours[f].display for f in args["has"]])
     if note.kind == "not_in_version":
         args["models"] = join_words(language, [catalogue[m].display for m in args["models"]])
+    if note.kind == "suspect_fit":
+        args["entries"] = join_words(language, [
+            f"{catalogue[m].display} · {label(s)} · {seq_short(n)}" for m, s, n in args["entries"]])
     if note.kind == "other_mentions":
         args["names"] = t(language, "list_sep").join(args["names"])
     text = t(language, f"note.{note.kind}", **args)

@@ -43,7 +43,8 @@ def fit_cells(knowledge: Knowledge, answer: Answer, entry: Entry) -> str:
             continue
         fitting = [f"{knowledge.flavour_display(fl)} "
                    f"{amount(knowledge, lang, fl, entry.count(fw, fl) or 0)}"
-                   for fl, fit in by_flavour.items() if fit]
+                   for fl, fit in by_flavour.items()
+                   if fit and not knowledge.is_suspect(entry, fw, fl)]
         if fitting:
             cells.append(knowledge.framework_names[fw] + t(lang, "colon")
                          + t(lang, "list_sep").join(fitting))
@@ -72,7 +73,8 @@ def _fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str,
         for framework in counting:
             for flavour, fit in by_framework.get(framework, {}).items():
                 count = entry.count(framework, flavour)
-                if fit and count is not None:
+                if fit and count is not None and not knowledge.is_suspect(entry, framework,
+                                                                           flavour):
                     low = out[entry.model].get(flavour)
                     out[entry.model][flavour] = count if low is None else min(low, count)
     return out

@@ -37,14 +37,15 @@ def best_json(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: tuple[s
               ) -> dict[str, Any]:
     """Per flavour of the table, the fewest count over the rows and the frameworks asked (all
     when none was named), as the table writes it, its nodes and the frameworks that reach it
-    in page order; null where no framework supports the rows on that flavour."""
+    in page order; null where no framework supports the rows on that flavour, or only with a
+    count the table makes suspect (`suspect`)."""
     table, hardware = knowledge.table, knowledge.hardware
     named = [f for f in frameworks if table.framework(f)]
     counting = [f for f in table.framework_ids if not named or f in named]
     out: dict[str, Any] = {}
     for flavour in table.flavours:
         found = [(f.count, f.frameworks) for e in rows
-                 if (f := fewest(e, flavour, counting)).count is not None]
+                 if (f := fewest(e, flavour, counting, knowledge.suspects)).count is not None]
         if not found:
             out[flavour] = None
             continue
@@ -54,6 +55,15 @@ def best_json(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: tuple[s
         out[flavour] = {"count": low, "unit": info.unit.lower(), "nodes": info.nodes(low),
                         "frameworks": [f for f in table.framework_ids if f in reach]}
     return out
+
+
+def suspect_json(knowledge: Knowledge, rows: tuple[Entry, ...]) -> list[dict[str, Any]]:
+    """The rows' counts that are likely errors in the source (facts/suspects), each once."""
+    table = knowledge.table
+    return [{"model": e.model, "strategy": e.strategy, "seq_len": e.seq_len, "framework": fw,
+             "flavour": fl, "count": e.count(fw, fl)}
+            for e in rows for fw in table.framework_ids for fl in table.flavours
+            if knowledge.is_suspect(e, fw, fl)]
 
 
 def _rows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[dict[str, Any]]:
@@ -124,6 +134,9 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
     }
     if answer.intent in ("lookup", "plan"):
         out["best"] = best_json(knowledge, answer.rows, answer.frameworks)
+    shown = (*answer.rows, *(answer.stand_in.rows if answer.stand_in else ()))
+    if suspects := suspect_json(knowledge, shown):
+        out["suspect"] = suspects
     if answer.stand_in is not None:
         use = answer.stand_in
         stand_in: dict[str, Any] = {"asked": use.asked, "model": use.model,

@@ -8,31 +8,51 @@ import io
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
+from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import columns as lead_columns
 
 FORMATS = ("markdown", "csv")
 
 
-def _table(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[list[str]]]:
+def _table(knowledge: Knowledge, answer: Answer, fmt: str
+           ) -> tuple[list[str], list[list[str]]]:
+    """The head and rows. A count the table makes suspect is marked: in markdown beside it,
+    in CSV (whose counts stay numbers) in a last column naming the cells."""
     hardware = knowledge.hardware
     shown = answer.shown()
     # A framework or flavour the question named narrows the columns to it.
     frameworks, flavours = lead_columns(knowledge, answer)
     columns = [(fw, fl) for fw in frameworks for fl in flavours]
+    names = [f"{knowledge.framework_names[fw]} {hardware.flavours[fl].display}"
+             for fw, fl in columns]
     head = ["model", "strategy", "seq_len",
-            *(f"{knowledge.framework_names[fw]} {hardware.flavours[fl].display} "
-              f"({hardware.flavours[fl].unit})" for fw, fl in columns)]
+            *(f"{name} ({hardware.flavours[fl].unit})" for name, (_, fl) in zip(
+                names, columns, strict=True))]
+    marked = t(answer.language, "cell.suspect", count="{}")
     rows = []
+    any_suspect = False
     for entry in shown.rows:
-        counts = [entry.count(fw, fl) for fw, fl in columns]
+        cells, suspect = [], []
+        for name, (fw, fl) in zip(names, columns, strict=True):
+            count = entry.count(fw, fl)
+            cell = "-" if count is None else str(count)
+            if knowledge.is_suspect(entry, fw, fl):
+                suspect.append(name)
+                cell = marked.format(cell) if fmt == "markdown" else cell
+            cells.append(cell)
+        any_suspect = any_suspect or bool(suspect)
         rows.append([knowledge.catalogue[entry.model].display, entry.strategy,
-                     str(entry.seq_len), *("-" if c is None else str(c) for c in counts)])
+                     str(entry.seq_len), *cells, "; ".join(suspect)])
+    if fmt == "csv" and any_suspect:
+        head.append("likely source error")
+    else:
+        rows = [r[:-1] for r in rows]
     return head, rows
 
 
 def render_rows(knowledge: Knowledge, answer: Answer, fmt: str) -> str:
     """The rows in `fmt` (one of FORMATS); '' when the answer has none."""
-    head, rows = _table(knowledge, answer)
+    head, rows = _table(knowledge, answer, fmt)
     if not rows:
         return ""
     if fmt == "csv":

@@ -93,6 +93,8 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
         # The fewest the lead names.
         for group in [tuple(entries)]:
             for low in lows(knowledge, answer, group):
+                if low.suspect:
+                    continue
                 strong |= {(e.key, fw, low.flavour) for e in low.entries
                            for fw in low.frameworks if e.count(fw, low.flavour) == low.count}
     return Layout(tuple(rows), tuple((fw, fl) for fw in shown for fl in flavours),
@@ -112,6 +114,9 @@ def _cell(knowledge: Knowledge, answer: Answer, grid: Layout, entry: Entry, colu
     fit = answer.fits.get(entry.key, {}).get(fw, {}).get(fl) if answer.fits else None
     if fit is False:
         text = t(answer.language, "cell.over", count=text)
+    if knowledge.is_suspect(entry, fw, fl):
+        # Shown where it belongs, marked, and never bold.
+        return t(answer.language, "cell.suspect", count=text), False
     return text, (entry.key, fw, fl) in grid.strong
 
 

@@ -32,9 +32,12 @@ def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
     name = knowledge.framework_names[framework]
     if not entry.supports(framework):
         return f"{name}{t(language, 'colon')}{t(language, 'not_supported')}"
-    cells = [f"{hw.flavours[fl].display} "
-             f"{count_text(hw, language, fl, entry.count(framework, fl))}"
-             for fl in (knowledge.table.flavours if flavours is None else flavours)]
+    cells = []
+    for fl in knowledge.table.flavours if flavours is None else flavours:
+        count = count_text(hw, language, fl, entry.count(framework, fl))
+        if knowledge.is_suspect(entry, framework, fl):
+            count = t(language, "cell.suspect", count=count)
+        cells.append(f"{hw.flavours[fl].display} {count}")
     return f"{name}{t(language, 'colon')}" + " | ".join(cells)
 
 

@@ -43,7 +43,8 @@ def ways(knowledge: Knowledge, answer: Answer) -> list[Way]:
         by_framework = answer.fits.get(entry.key, {})
         for framework in frameworks_in_scope(knowledge, answer):
             for flavour, fit in by_framework.get(framework, {}).items():
-                if fit:
+                # A count the table makes suspect never makes an entry fit.
+                if fit and not knowledge.is_suspect(entry, framework, flavour):
                     count = entry.count(framework, flavour)
                     assert count is not None
                     out.append(Way(entry, framework, flavour, count))
@@ -144,7 +145,8 @@ def least(knowledge: Knowledge, answer: Answer, rows: list[Entry]) -> str:
     for flavour in answer.room:
         info = knowledge.hardware.flavours[flavour]
         options = [(needed(c, info), f, e) for e in rows for f in scope
-                   if (c := e.count(f, flavour)) is not None]
+                   if (c := e.count(f, flavour)) is not None
+                   and not knowledge.is_suspect(e, f, flavour)]
         if not options:
             continue
         low = min(n for n, _, _ in options)

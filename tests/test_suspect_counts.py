@@ -1,0 +1,111 @@
+"""A count the table makes suspect (full fine-tuning listed below LoRA) is shown where it
+belongs, marked, and never answers: never the lead, `best`, bold, a fit, a capacity headline
+or a plan's minimum. Expected counts come from tests/oracle.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_json import render_json
+from mincards.bot.replies.render_rows import render_rows
+from mincards.bot.replies.render_text import render_text
+from tests import oracle
+from tests.blockkit import assert_valid_message
+
+SUSPECT_ROWS = [r for r in oracle.rows() if any(oracle.suspect(r, fw, fl)
+                                                for fw, fl in r.counts)]
+
+
+def test_the_table_has_the_known_source_error() -> None:
+    assert {r.key for r in SUSPECT_ROWS} == {("qwen2-7b", "full", 4096),
+                                             ("qwen2-7b", "full", 8192)}
+
+
+@pytest.mark.parametrize("text", [
+    "qwen2-7b full llama-factory", "qwen2 7b full-parameter minimum npus", "qwen2-7b",
+    "Qwen/Qwen2-7B-Instruct 全参 需要几张卡", "qwen2-7b 全参 llama-factory 8k",
+])
+def test_never_the_lead_nor_best_nor_bold(engine: Engine, text: str) -> None:
+    answer = engine.ask(text)
+    payload = render_json(engine.knowledge, answer)
+    suspect = {(s["framework"], s["flavour"], s["count"]) for s in payload["suspect"]}
+    assert suspect, text
+    for flavour, best in payload["best"].items():
+        if best is None:
+            continue
+        assert not any(fw in best["frameworks"] and fl == flavour and c == best["count"]
+                       and all(oracle.suspect(r, fw, fl) for r in SUSPECT_ROWS)
+                       for fw, fl, c in suspect)
+        clean = [oracle.fewest(r, flavour) for r in oracle.rows()
+                 if r.key in {(x["model"], x["strategy"], x["seq_len"]) for x in payload["rows"]}]
+        assert best["count"] == min(c for c in clean if c is not None)
+    blocks = message(engine.knowledge, answer)
+    assert_valid_message(blocks)
+    shown = json.dumps(blocks["blocks"], ensure_ascii=False)
+    assert "*1 · 1 node" not in shown and "*2 · 1 card" not in shown
+    assert "*1 card" not in payload["lead"] and not payload["lead"].startswith("Qwen2-7B needs "
+                                                                              "at least 1 card")
+
+
+def test_only_a_suspect_count_leaves_nothing_to_plan_on(engine: Engine) -> None:
+    payload = render_json(engine.knowledge, engine.ask("qwen2-7b full llama-factory"))
+    assert payload["best"] == {"snt9b": None, "snt9b23": None}
+    assert "no count to plan on" in payload["lead"] and "likely" in payload["lead"]
+    zh = render_json(engine.knowledge, engine.ask("qwen2-7b 全参 llama-factory"))
+    assert "没有可以据以规划的卡数" in zh["lead"]
+    # Said once: the lead's caveat is not repeated as a note below.
+    assert payload["text"].count("error in the source") == 1
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "csv"])
+def test_pasteable_rows_mark_it(engine: Engine, fmt: str) -> None:
+    out = render_rows(engine.knowledge, engine.ask("qwen2-7b full"), fmt)
+    if fmt == "markdown":
+        assert out.count("(likely a source error)") == 4
+    else:
+        head, *lines = out.splitlines()
+        assert head.endswith("likely source error")
+        assert all(line.endswith("Llama-Factory Snt9B; Llama-Factory Snt9B23") for line in lines)
+
+
+def test_text_rows_mark_it_in_place(engine: Engine) -> None:
+    text = render_text(engine.knowledge, engine.ask("qwen2-7b full 4k"))
+    assert "Llama-Factory: Snt9B 1 card, 1 node (likely a source error)" in text
+
+
+@pytest.mark.parametrize(("text", "count", "unit"), [
+    ("what can I full finetune on 2 cards", 2, "card"),
+    ("2卡能全参训练哪些模型", 2, "card"),
+    ("what fits in 1 card for full?", 1, "card"),
+])
+def test_never_a_fit_nor_counted_in_capacity(engine: Engine, text: str, count: int,
+                                            unit: str) -> None:
+    answer = engine.ask(text)
+    payload = render_json(engine.knowledge, answer)
+    got = [(r["model"], r["strategy"], r["seq_len"]) for r in payload["rows"]]
+    assert got == [r.key for r in oracle.capacity(count, unit, strategy="full")]
+    only_suspect = [r.key for r in SUSPECT_ROWS if r.key not in got
+                    and any(v for by in oracle.fits(r, oracle.room(count, unit)).values()
+                            for v in by.values())]
+    note = next((n for n in payload["notes"] if n["kind"] == "suspect_fit"), None)
+    assert (note is not None) == bool(only_suspect)
+    if note is not None:
+        assert [tuple(e) for e in note["entries"]] == only_suspect
+
+
+def test_never_a_verdict_s_yes(engine: Engine) -> None:
+    # Only Llama-Factory's 1 card (likely wrong) is within 1 card on Snt9B.
+    payload = render_json(engine.knowledge, engine.ask("qwen2-7b full 4k llama-factory on 1 card"))
+    assert payload["verdict"] == "no" and payload["ways"] == []
+
+
+def test_never_a_plan_s_minimum(engine: Engine) -> None:
+    answer = engine.ask("how long: qwen2-7b full 4k, 1B tokens, TPS 2000, 8 cards")
+    assert answer.plan is not None
+    minimum = {side.flavour: side.minimum for side in answer.plan.flavours}
+    assert minimum["snt9b"] is not None and minimum["snt9b"].count == oracle.fewest(
+        next(r for r in oracle.rows() if r.key == ("qwen2-7b", "full", 4096)), "snt9b")
