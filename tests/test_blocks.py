@@ -21,6 +21,7 @@ from mincards.bot.replies.render_blocks import (
     SHARE_ACTION,
     message,
 )
+from mincards.bot.replies.render_table import entry_rows, layout
 from mincards.bot.replies.slack_limits import limits
 from tests import oracle
 from tests.blockkit import assert_valid_message, shown
@@ -385,7 +386,8 @@ def test_a_count_below_the_unit_is_never_the_bold_number(engine: Engine, text: s
     answer = engine.ask(text)
     payload = message(engine.knowledge, answer)
     lead_text = payload["blocks"][0]["text"]["text"]
-    assert "*1 DIE" not in lead_text and "*2 DIE (1 node)*" in lead_text
+    # One parenthesis: "*2 DIE* (1 node; the table lists 1 DIE, below that unit)".
+    assert "*1 DIE" not in lead_text and "*2 DIE* (1 node; the table lists 1 DIE" in lead_text
     assert "the table lists 1 DIE" in payload["text"]  # the notification says it too
     # Said once: not again among the warnings.
     shown = json.dumps(payload["blocks"], ensure_ascii=False)
@@ -400,3 +402,19 @@ def test_a_likely_source_error_is_never_the_bold_number(engine: Engine) -> None:
     assert "*1 card" not in lead_text and "*4 cards (1 node)*" in lead_text
     shown = json.dumps(blocks, ensure_ascii=False)
     assert "likely a source error" in shown and "*1 · 1 node" not in shown
+
+
+@pytest.mark.parametrize(("text", "frameworks"), [
+    # Llama-Factory lists 1 DIE, taken as the 2-DIE unit: a tie with MindSpeed-LLM's 2 DIE.
+    ("llama3.2-1b full on snt9b23 how many die", "MindSpeed-LLM or Llama-Factory"),
+    ("llama 3.2 1b 全参 9b23 要几个die", "MindSpeed-LLM 或 Llama-Factory"),
+])
+def test_a_tie_in_practice_names_every_framework(engine: Engine, text: str,
+                                                 frameworks: str) -> None:
+    answer = engine.ask(text)
+    payload = message(engine.knowledge, answer)
+    assert frameworks in payload["blocks"][0]["text"]["text"]
+    # Both frameworks' cells are stressed in the table, as the lead names both.
+    grid = layout(engine.knowledge, answer, entry_rows(engine.knowledge, answer, answer.rows))
+    assert {fw for _, fw, fl in grid.strong if fl == "snt9b23"} == {"mindspeed_llm",
+                                                                   "llama_factory"}

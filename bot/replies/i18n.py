@@ -150,8 +150,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "help.intro": "Ask me how many Ascend NPUs a model needs to fine-tune or train.",
         "table_has.item": "{strategy} at {lengths}",
         "lead.count": "{amount} ({nodes} {nodes_word})",
-        "lead.below_unit": " (the table lists {listed}, below that unit)",
-        "lead.suspect": " (a likely source error: {heavier} lists fewer than {lighter} here)",
+        "lead.nodes": " ({nodes} {nodes_word})",
+        "lead.nodes.also": " ({nodes} {nodes_word}; {also})",
+        "lead.below_unit": "the table lists {listed}, below that unit",
+        "lead.suspect": "a likely source error: {heavier} lists fewer than {lighter} here",
         "lead.only_suspect": "{subject}: no count to plan on — the table lists {listed} with "
                              "{frameworks}, likely an error in the source ({heavier} lists fewer "
                              "than {lighter} here).",
@@ -426,8 +428,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "help.intro": "问我微调或训练某个模型需要几张昇腾卡。",
         "table_has.item": "{strategy}：{lengths}",
         "lead.count": "{amount}（{nodes} 个节点）",
-        "lead.below_unit": "（表中列的是 {listed}，低于该单位）",
-        "lead.suspect": "（很可能是源表错误：此处{heavier}比{lighter}还少）",
+        "lead.nodes": "（{nodes} 个节点）",
+        "lead.nodes.also": "（{nodes} 个节点；{also}）",
+        "lead.below_unit": "表中列的是 {listed}，低于该单位",
+        "lead.suspect": "很可能是源表错误：此处{heavier}比{lighter}还少",
         "lead.only_suspect": "{subject}：没有可以据以规划的卡数——表中 {frameworks} 列出的是"
                              "{listed}，很可能是源表错误（此处{heavier}比{lighter}还少）。",
         "lead.on": "{flavour} 上 {count}",

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from mincards.bot.answering.answer import Answer, Note
-from mincards.bot.answering.compare import Side, fewest
+from mincards.bot.answering.budget import needed
+from mincards.bot.answering.compare import Side
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
@@ -67,6 +68,17 @@ def count_with_nodes(knowledge: Knowledge, language: Language, flavour: str, cou
              nodes=nodes, nodes_word=plural(language, nodes, "node", "nodes"))
 
 
+def _nodes_and(knowledge: Knowledge, language: Language, flavour: str, count: int,
+               also: str | None) -> str:
+    """' (1 node)', or with a clause beside it, ' (1 node; the table lists 1 DIE, ...)': one
+    parenthesis, never two side by side."""
+    nodes = knowledge.hardware.flavours[flavour].nodes(count)
+    words = plural(language, nodes, "node", "nodes")
+    if also is None:
+        return t(language, "lead.nodes", nodes=nodes, nodes_word=words)
+    return t(language, "lead.nodes.also", nodes=nodes, nodes_word=words, also=also)
+
+
 def columns(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[str]]:
     """The frameworks and flavours the answer is about: what the question named, else all."""
     table = knowledge.table
@@ -77,22 +89,26 @@ def columns(knowledge: Knowledge, answer: Answer) -> tuple[list[str], list[str]]
 
 
 def lows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[Low]:
-    """Per flavour, the fewest count over the rows and frameworks asked about. A count the
-    table makes suspect is never it; a flavour with only such counts gets a suspect Low."""
+    """Per flavour, the fewest count over the rows and frameworks asked about, compared as
+    they are used (1 DIE takes the 2-DIE unit, so it ties with a framework's 2 DIE: both are
+    named). A count the table makes suspect is never it; a flavour with only such counts gets
+    a suspect Low."""
     frameworks, flavours = columns(knowledge, answer)
     out = []
     for fl in flavours:
-        for suspects in (knowledge.suspects, frozenset()):
-            found = [(f.count, f.frameworks, e) for e in rows
-                     if (f := fewest(e, fl, frameworks, suspects)).count is not None]
-            if found:
-                break
+        info = knowledge.hardware.flavours[fl]
+        cells = [(c, fw, e) for e in rows for fw in frameworks
+                 if (c := e.count(fw, fl)) is not None]
+        clean = [x for x in cells if not knowledge.is_suspect(x[2], x[1], fl)]
+        found = clean or cells
         if not found:
             continue
-        low = min(c for c, _, _ in found)
-        at = [(fws, e) for c, fws, e in found if c == low]
-        out.append(Low(fl, low, tuple(dict.fromkeys(fw for fws, _ in at for fw in fws)),
-                       tuple(e for _, e in at), suspect=not suspects))
+        used = min(needed(c, info) for c, _, _ in found)
+        at = [(c, fw, e) for c, fw, e in found if needed(c, info) == used]
+        entries = {e.key: e for _, _, e in at}  # each entry once, in row order
+        out.append(Low(fl, min(c for c, _, _ in at),
+                       tuple(f for f in frameworks if any(fw == f for _, fw, _ in at)),
+                       tuple(entries.values()), suspect=not clean))
     return out
 
 
@@ -147,17 +163,17 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
         if caveat is not None and caveat.kind == "die_below_unit":
             # The count to plan on is the unit; the table's own figure is said beside it.
             unit = int(caveat.args["unit"])
-            shown = style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,
-                                                             unit)))
-            shown += style.text(t(lang, "lead.below_unit", listed=amount(
-                knowledge, lang, low.flavour, low.count)))
+            shown = style.strong(style.text(amount(knowledge, lang, low.flavour, unit)))
+            shown += style.text(_nodes_and(knowledge, lang, low.flavour, unit, t(
+                lang, "lead.below_unit", listed=amount(knowledge, lang, low.flavour,
+                                                        low.count))))
         elif caveat is not None:
             # A figure the notes call a likely source error is never the bold answer.
             words = t(lang, "lead.suspect", heavier=knowledge.strategy_label(
                 caveat.args["heavier"], lang), lighter=knowledge.strategy_label(
                 caveat.args["lighter"], lang))
-            shown = style.text(count_with_nodes(knowledge, lang, low.flavour, low.count)
-                               + ("" if words in said else words))
+            shown = style.text(amount(knowledge, lang, low.flavour, low.count) + _nodes_and(
+                knowledge, lang, low.flavour, low.count, None if words in said else words))
             said.append(words)
         else:
             shown = style.strong(style.text(count_with_nodes(knowledge, lang, low.flavour,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.budget import needed
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
@@ -95,8 +96,12 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
             for low in lows(knowledge, answer, group):
                 if low.suspect:
                     continue
+                # Compared as used: a 1-DIE cell ties with a 2-DIE one (the 2-DIE unit).
+                info = knowledge.hardware.flavours[low.flavour]
                 strong |= {(e.key, fw, low.flavour) for e in low.entries
-                           for fw in low.frameworks if e.count(fw, low.flavour) == low.count}
+                           for fw in low.frameworks
+                           if (c := e.count(fw, low.flavour)) is not None
+                           and needed(c, info) == needed(low.count, info)}
     return Layout(tuple(rows), tuple((fw, fl) for fw in shown for fl in flavours),
                   tuple(unsupported), frozenset(strong))
 
