@@ -23,7 +23,7 @@ DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
 def _ask(args: argparse.Namespace) -> int:
     from mincards.bot.answering.conversation import Context, context_after
     from mincards.bot.answering.engine import Engine
-    from mincards.bot.replies.lead import lead
+    from mincards.bot.replies.lead import lead, short_text
     from mincards.bot.replies.render_json import render_json
     from mincards.bot.replies.render_rows import render_rows
     from mincards.bot.replies.render_text import render_text
@@ -40,7 +40,7 @@ def _ask(args: argparse.Namespace) -> int:
             return json.dumps(render_json(engine.knowledge, result, question),
                               ensure_ascii=False)
         if args.short:
-            return lead(engine.knowledge, result)
+            return short_text(engine.knowledge, result)
         if args.format:
             # No rows (a name the table lacks, help): the sentence that says why, on stderr,
             # so that a script reading the table sees none.

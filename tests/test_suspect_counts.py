@@ -4,6 +4,8 @@ or a plan's minimum. Expected counts come from tests/oracle.py."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -68,8 +70,11 @@ def test_pasteable_rows_mark_it(engine: Engine, fmt: str) -> None:
         assert out.count("(likely a source error)") == 4
     else:
         head, *lines = out.splitlines()
-        assert head.endswith("likely source error")
-        assert all(line.endswith("Llama-Factory Snt9B; Llama-Factory Snt9B23") for line in lines)
+        assert head.endswith(",note")
+        assert all(line.endswith('"likely a source error: Llama-Factory Snt9B, '
+                                 'Llama-Factory Snt9B23"') for line in lines)
+        # The counts themselves stay numbers.
+        assert all(line.split(",")[5:7] == ["1", "2"] for line in lines)
 
 
 def test_text_rows_mark_it_in_place(engine: Engine) -> None:
@@ -109,3 +114,41 @@ def test_never_a_plan_s_minimum(engine: Engine) -> None:
     minimum = {side.flavour: side.minimum for side in answer.plan.flavours}
     assert minimum["snt9b"] is not None and minimum["snt9b"].count == oracle.fewest(
         next(r for r in oracle.rows() if r.key == ("qwen2-7b", "full", 4096)), "snt9b")
+
+
+@pytest.mark.parametrize(("text", "choices"), [
+    ("qwen 7b", ["Qwen2.5-7B", "Qwen2-7B", "Qwen2.5-VL-7B", "Qwen2-VL-7B"]),
+    ("千问 7B 需要几张卡", ["Qwen2.5-7B", "Qwen2-7B"]),
+])
+def test_the_short_form_names_the_choices(engine: Engine, text: str,
+                                          choices: list[str]) -> None:
+    from mincards.bot.replies.lead import short_text
+
+    short = short_text(engine.knowledge, engine.ask(text))
+    assert "\n" not in short and all(c in short for c in choices)
+    blocks = message(engine.knowledge, engine.ask(text))
+    assert all(c in blocks["text"] for c in choices)  # the notification stands alone
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("Qwen2.5-Coder-32B lora", "the table has none for Qwen2.5-Coder-32B"),
+    ("mistral 7b lora 4k", "not a table entry for it"),
+    ("qwen2.5-7b-instruct-awq lora", "quantized copy"),
+])
+def test_pasted_markdown_keeps_whose_entries_they_are(engine: Engine, text: str,
+                                                      says: str) -> None:
+    out = render_rows(engine.knowledge, engine.ask(text), "markdown")
+    first = out.splitlines()[0]
+    assert first.startswith("> ") and says in first
+    csv_out = render_rows(engine.knowledge, engine.ask(text), "csv")
+    if "quantized" not in says:
+        assert csv_out.splitlines()[0].endswith(",note")
+
+
+def test_pasted_rows_of_a_budget_say_where_they_fit(engine: Engine) -> None:
+    out = render_rows(engine.knowledge, engine.ask("what can I train on 16 cards"), "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    head, body = rows[0], rows[1:]
+    assert "fits" in head and body
+    # Every row fits somewhere (a capacity answer lists only those).
+    assert all(row[head.index("fits")] for row in body)

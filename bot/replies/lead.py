@@ -324,6 +324,26 @@ def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
     return t(lang, "stand_in.same.none", asked=asked, model=model)
 
 
+# A short reply names at most this many choices, then how many more.
+MAX_SHORT_CHOICES = 6
+
+
+def short_text(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
+    """The reply in one line, standing alone (`--short`, a notification): the lead, and for
+    "which one?" the choices themselves."""
+    said = lead(knowledge, answer, style)
+    if answer.intent != "ambiguous" or not answer.candidates:
+        return said
+    lang = answer.language
+    names = [knowledge.catalogue[m].display for m in answer.candidates
+             if m in knowledge.catalogue.models]
+    shown = names[:MAX_SHORT_CHOICES]
+    if len(names) > len(shown):
+        shown.append(t(lang, "short.more", count=len(names) - len(shown)))
+    return said + t(lang, "sentence_sep") + style.text(
+        t(lang, "short.choices", choices=join_words(lang, shown, "or")))
+
+
 def bracket_sentence(knowledge: Knowledge, answer: Answer) -> str:
     """Where a size the table lacks sits among the table's models of its kind."""
     around = answer.bracket

@@ -35,7 +35,7 @@ from mincards.bot.replies.blocks import table as block_table
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead
+from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead, short_text
 from mincards.bot.replies.render_budget import fewest_fitting
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
@@ -427,8 +427,9 @@ def slash_help(language: Language, command: str) -> dict[str, Any]:
 
 
 def fallback_text(knowledge: Knowledge, answer: Answer) -> str:
-    """The message's `text`: the sentence that answers, for notifications and screen readers."""
-    return escape(lead(knowledge, answer))
+    """The message's `text`: the sentence that answers, for notifications and screen readers;
+    a "which one?" names its choices, so that the notification stands alone."""
+    return escape(short_text(knowledge, answer))
 
 
 def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
