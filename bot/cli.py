@@ -33,8 +33,13 @@ def _ask(args: argparse.Namespace) -> int:
 
     def answer(question: str) -> str | None:
         nonlocal context
+        if not question.strip():
+            # An empty line starts a new conversation and asks nothing: no reply, except the
+            # JSON's one object per line (what a script reading it counts on).
+            context = None
+            if not args.json:
+                return None
         result = engine.ask(question, context if args.thread else None)
-        # An empty line starts a new conversation.
         context = context_after(result, context) if question.strip() else None
         if args.json:
             return json.dumps(render_json(engine.knowledge, result, question),
@@ -95,7 +100,8 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-ASK_EXAMPLES = """examples:
+# Raw, so that the printf lines print as typed and paste as they are.
+ASK_EXAMPLES = r"""examples:
   mincards ask "qwen 2.5 72b lora 8k?"                 the reply as text
   mincards ask --short "can I LoRA qwen2.5-32b on 8 cards?"   only the sentence that answers
   mincards ask --format markdown "Qwen/Qwen2.5-72B-Instruct"  the rows, to paste

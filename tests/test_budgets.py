@@ -249,7 +249,7 @@ def test_a_capacity_reply_in_the_terminal_fits_40_lines(engine: Engine, budget: 
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("mixtral lora", "no LoRA entry"), ("qwen2.5-72b lora 32k context", "only up to seq 8192"),
-    ("qwen2.5-7b DPO", "says nothing about dpo"), ("qwen2.5-32b on VeRL", "no column for VeRL"),
+    ("qwen2.5-7b DPO", "says nothing about DPO"), ("qwen2.5-32b on VeRL", "no column for VeRL"),
     ("mixtral 全参 16k", "最长只列到序列长度 8192"),
 ])
 def test_not_covered_says_its_reason_first(engine: Engine, text: str, reason: str) -> None:

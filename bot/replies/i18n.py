@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mincards.bot.language import Language
+from mincards.bot.replies.typography import typeset
 
 TEXT: dict[Language, dict[str, str]] = {
     "en": {
@@ -43,6 +44,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "and": " and ",
         "or": " or ",
         "sentence_sep": " ",
+        "full_stop": ".",
         "colon": ": ",
         "semicolon": "; ",
         "list_sep": ", ",
@@ -162,6 +164,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "lead.on": "{count} on {flavour}",
         "lead.with": ", with {where}",
         "lead.with_each": " with {where}",
+        "lead.parts_sep": ", ",
         "lead.at": "{frameworks} at {entries}",
         "lead.one": "{subject}: {counts}{where}.",
         "lead.several": "{subject} needs at least {counts}{where}.",
@@ -340,6 +343,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "and": " 和 ",
         "or": " 或 ",
         "sentence_sep": "",
+        "full_stop": "。",
         "colon": "：",
         "semicolon": "；",
         "list_sep": "、",
@@ -442,7 +446,8 @@ TEXT: dict[Language, dict[str, str]] = {
                              "{listed}，很可能是源表错误（此处{heavier}比{lighter}还少）。",
         "lead.on": "{flavour} 上 {count}",
         "lead.with": "，使用 {where}",
-        "lead.with_each": "（{where}）",
+        "lead.with_each": "，使用 {where}",
+        "lead.parts_sep": "；",
         "lead.at": "{frameworks}，{entries}",
         "lead.one": "{subject}：{counts}{where}。",
         "lead.several": "{subject} 最少需要：{counts}{where}。",
@@ -534,10 +539,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "plan.lead.time": "{subject}：{parts}",
         "plan.lead.deadline": "{subject} 要在 {deadline} 小时内完成，需要 {parts}",
         "plan.part.time": "{flavour} 上 {count}约需 {hours} 小时",
-        "plan.part.deadline": "{flavour} 上 {count}（{hours} 小时）",
+        "plan.part.deadline": "{flavour} 上 {count}，用时 {hours} 小时",
         "plan.part.below": "{flavour} 上 {count}低于表中最少的 {minimum}",
-        "plan.inputs": "（{tokens} tokens，TPS {tps}，线性加速比 {efficiency}）。",
-        "plan.inputs.recorded": "（{tokens} tokens，记录的 TPS，线性加速比 {efficiency}）。",
+        "plan.inputs": "，按 {tokens} tokens、TPS {tps}、线性加速比 {efficiency} 计算。",
+        "plan.inputs.recorded": "，按 {tokens} tokens、记录的 TPS、线性加速比 {efficiency} 计算。",
         "plan.missing": "要估算训练时间和集群规模，还需要{needs}。",
         "plan.needs.tokens": "数据的 token 总数（样本数 × 每条 token 数 × 轮数，或总数）",
         "plan.needs.tps": "TPS（每卡每秒 token 数；页面说它来自华为的基准测试表）",
@@ -579,4 +584,5 @@ TEXT: dict[Language, dict[str, str]] = {
 
 
 def t(language: Language, message: str, **args: object) -> str:
-    return TEXT[language][message].format(**args)
+    """A sentence in the language, typeset by the replies' one convention (typography)."""
+    return typeset(language, TEXT[language][message].format(**args))

@@ -33,6 +33,7 @@ from mincards.bot.replies.render_words import (
     seq_short,
 )
 from mincards.bot.replies.slack_text import escape
+from mincards.bot.replies.typography import typeset
 
 Mark = Callable[[str], str]
 
@@ -186,8 +187,9 @@ def _lookup(knowledge: Knowledge, answer: Answer, style: Style, at_least: bool =
         parts.append(part)
     where = style.text(t(lang, "lead.with", where=next(iter(wheres)))) if shared else ""
     key = "lead.several" if several else "lead.one"
-    return t(lang, key, subject=style.text(subject), counts=t(lang, "list_sep").join(parts),
-             where=where)
+    # Flavours each with its own frameworks carry a clause each: set apart more strongly.
+    sep = t(lang, "list_sep") if shared else t(lang, "lead.parts_sep")
+    return t(lang, key, subject=style.text(subject), counts=sep.join(parts), where=where)
 
 
 def _only_suspect(knowledge: Knowledge, answer: Answer, found: list[Low], subject: str,
@@ -301,8 +303,13 @@ def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
 
 
 def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
-    """The one sentence that answers, in the answer's language. A table model standing in for
-    the asked one is said to be so first, before any of its numbers."""
+    """The one sentence that answers, in the answer's language, typeset as every reply is
+    (its parts are joined here, after each was). A table model standing in for the asked one
+    is said to be so first, before any of its numbers."""
+    return typeset(answer.language, _said(knowledge, answer, style))
+
+
+def _said(knowledge: Knowledge, answer: Answer, style: Style) -> str:
     use = answer.stand_in
     if use is None:
         return _lead(knowledge, answer, style)
@@ -404,7 +411,12 @@ def _lead(knowledge: Knowledge, answer: Answer, style: Style) -> str:
     if answer.intent == "lookup":
         verdict = verdict_lines(knowledge, answer)
         if verdict:
-            return style.strong(style.text(verdict[0]))
+            # A mixed verdict's first line introduces the lines below it; alone (the lead, a
+            # notification) it ends as a sentence.
+            first = verdict[0]
+            if first.endswith((":", "：")):
+                first = first[:-1] + t(lang, "full_stop")
+            return style.strong(style.text(first))
         return _lookup(knowledge, answer, style)
     if answer.intent == "capacity":
         return style.text(capacity_head(knowledge, answer).rstrip(":："))

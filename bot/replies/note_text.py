@@ -7,6 +7,7 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_words import framework_list, join_words, plural, seq_short
+from mincards.bot.replies.typography import typeset
 
 
 def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
@@ -44,6 +45,10 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["strategies"] = "/".join(label(s) for s in args["strategies"])
     if note.kind == "stage_not_covered":
         args["strategies"] = join_words(language, [label(s) for s in args["strategies"]], "or")
+        # As people write the stage: DPO, GRPO and RL in capitals, a word as it is.
+        stage = str(args["stage"])
+        args["stage"] = stage.upper() if stage.isascii() and " " not in stage and len(
+            stage) <= 5 else stage
     if note.kind == "assumed":
         args["what"] = t(language, "what.join").join(t(language, f"what.{w}") for w in args["what"])
     if note.kind == "plan_below_minimum":
@@ -78,4 +83,4 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
                 text += t(language, "sentence_sep") + t(
                     language, sentence, frameworks=framework_list(knowledge, language,
                                                                   note.args[key]))
-    return text
+    return typeset(language, text)

@@ -22,6 +22,7 @@ from mincards.bot.replies.render_words import (
     framework_list,
     join_words,
 )
+from mincards.bot.replies.typography import typeset
 
 
 def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
@@ -164,4 +165,4 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
     notes = _notes_block(knowledge, answer)
     if notes:
         lines += ["", *notes]
-    return "\n".join(lines)
+    return typeset(answer.language, "\n".join(lines))
