@@ -111,8 +111,14 @@ class Knowledge:
         """The table's cells that are likely errors in the source (facts/suspects)."""
         return suspect_cells(self.table, self.vocabulary)
 
+    @cached_property
+    def suspect_models(self) -> frozenset[str]:
+        """The models with a suspect cell: for every other model (nearly all), one look."""
+        return frozenset(cell[0] for cell in self.suspects)
+
     def is_suspect(self, entry: Entry, framework: str, flavour: str) -> bool:
-        return (entry.model, entry.strategy, entry.seq_len, framework, flavour) in self.suspects
+        return entry.model in self.suspect_models and (
+            entry.model, entry.strategy, entry.seq_len, framework, flavour) in self.suspects
 
 
 def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[str, str]:

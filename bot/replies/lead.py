@@ -95,6 +95,14 @@ def lows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[
     named). A count the table makes suspect is never it; a flavour with only such counts gets
     a suspect Low."""
     frameworks, flavours = columns(knowledge, answer)
+    # The same rows and columns give the same lows: worked out once (a reply asks for them
+    # from its lead, its caveats and its table).
+    key = ("lows", tuple(e.key for e in rows), tuple(frameworks), tuple(flavours))
+    return knowledge.memoized(key, lambda: _lows(knowledge, rows, frameworks, flavours))
+
+
+def _lows(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: list[str],
+          flavours: list[str]) -> list[Low]:
     out = []
     for fl in flavours:
         info = knowledge.hardware.flavours[fl]

@@ -62,11 +62,26 @@ def suspect_json(knowledge: Knowledge, rows: tuple[Entry, ...]) -> list[dict[str
     table = knowledge.table
     return [{"model": e.model, "strategy": e.strategy, "seq_len": e.seq_len, "framework": fw,
              "flavour": fl, "count": e.count(fw, fl)}
-            for e in rows for fw in table.framework_ids for fl in table.flavours
+            for e in rows if e.model in knowledge.suspect_models
+            for fw in table.framework_ids for fl in table.flavours
             if knowledge.is_suspect(e, fw, fl)]
 
 
+# Row lists this long (what fits a budget: a hundred entries) are made once per rows and
+# budget, as the capacity answer itself is; the JSON is only ever serialized, never changed.
+MEMO_ROWS_FROM = 16
+
+
 def _rows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[dict[str, Any]]:
+    if len(rows) < MEMO_ROWS_FROM:
+        return _make_rows(knowledge, answer, rows)
+    key = ("rows_json", tuple(e.key for e in rows), answer.budget is not None,
+           tuple(answer.room.items()))
+    return knowledge.memoized(key, lambda: _make_rows(knowledge, answer, rows))
+
+
+def _make_rows(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]
+               ) -> list[dict[str, Any]]:
     out = []
     for entry in rows:
         row = row_json(knowledge.table, entry)

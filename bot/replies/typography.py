@@ -10,6 +10,7 @@ replies make (`i18n.t`):
 
 from __future__ import annotations
 
+import functools
 import re
 
 _HAN = r"\u3400-\u9fff"
@@ -32,6 +33,9 @@ def _merge(pattern: re.Pattern[str], joined: str, text: str) -> str:
         text = merged
 
 
+# Replies repeat their sentences ("Snt9B 16 张卡，2 个节点"): each typeset once, then
+# remembered (a string's hash is kept by the string, so a repeat costs a look-up).
+@functools.lru_cache(maxsize=16384)
 def typeset(language: str, text: str) -> str:
     if language == "zh":
         if not _ZH_NEEDS.search(text):
@@ -40,6 +44,7 @@ def typeset(language: str, text: str) -> str:
         text = _merge(_PAREN_PAIR, r"(\1; \2)", text)
         text = _HAN_GAP.sub("", text)
         return _HAN_LATIN.sub(" ", text)
-    if ")" in text and ("(" in text) and _PAREN_PAIR.search(text):
+    # Two side by side are written ") (" or ")(": a look for those is cheaper than a pattern.
+    if ") (" in text or ")(" in text:
         return _merge(_PAREN_PAIR, r"(\1; \2)", text)
     return text
