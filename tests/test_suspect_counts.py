@@ -152,3 +152,21 @@ def test_pasted_rows_of_a_budget_say_where_they_fit(engine: Engine) -> None:
     assert "fits" in head and body
     # Every row fits somewhere (a capacity answer lists only those).
     assert all(row[head.index("fits")] for row in body)
+
+
+@pytest.mark.parametrize("text", ["what can I train on 16 cards?", "16卡能训练哪些模型"])
+def test_capacity_says_when_only_some_strategies_fit(engine: Engine, text: str) -> None:
+    answer = engine.ask(text)
+    body = render_text(engine.knowledge, answer)
+    line = next(x for x in body.splitlines() if x.startswith("- Qwen2.5-72B"))
+    # On 16 Snt9B cards only LoRA of Qwen2.5-72B fits (full needs 32): said beside the count.
+    full = [r for r in oracle.rows() if r.key[:2] == ("qwen2.5-72b", "full")]
+    assert all(not any(v for by in oracle.fits(r, oracle.room(16, "card", "snt9b")).values()
+                       for v in by.values()) for r in full)
+    assert "LoRA only" in line or "仅 LoRA" in line
+    blocks = message(engine.knowledge, answer)
+    (table,) = [b for b in blocks["blocks"] if b["type"] == "table"]
+    cells = json.dumps(table, ensure_ascii=False)
+    # Over the budget is said in words, never the source's "-" (not supported).
+    assert '"-"' not in cells
+    assert_valid_message(blocks)

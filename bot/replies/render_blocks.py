@@ -36,7 +36,7 @@ from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead, short_text
-from mincards.bot.replies.render_budget import fewest_fitting
+from mincards.bot.replies.render_budget import fewest_fitting, fitting_strategies
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_table import (
@@ -233,11 +233,16 @@ class MessageBuilder:
         if shown:
             # A row a model, its fewest count per flavour that fits; its entries a pick away.
             fewest = fewest_fitting(k, a)
+            only = fitting_strategies(k, a)
             head = [raw_cell(t(self.lang, "blocks.row_head.capacity")),
                     *(raw_cell(t(self.lang, "flavour_unit", flavour=k.flavour_display(fl),
                                  unit=unit_name(k, self.lang, fl))) for fl in a.room)]
+            # Over the budget is said in words: "-" is the source's "not supported".
             rows = [[raw_cell(k.catalogue[m].display),
-                     *(raw_cell(str(fewest[m][fl]) if fl in fewest.get(m, {}) else "-")
+                     *(raw_cell(t(self.lang, "capacity.cell.only", amount=fewest[m][fl],
+                                  only=only[m][fl])
+                                if fl in only.get(m, {}) else str(fewest[m][fl]))
+                       if fl in fewest.get(m, {}) else raw_cell(t(self.lang, "cell.none_fits"))
                        for fl in a.room)] for m in shown]
             table = block_table([head, *rows], lim)
             picks = {m: FollowUp.pick(a, m).encode(lim.max_option_value) for m in shown}

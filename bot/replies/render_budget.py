@@ -80,6 +80,34 @@ def _fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str,
     return out
 
 
+def fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, str]]:
+    """Per model and flavour, when only some of the strategies asked about fit there, those
+    ("LoRA only"); a model all of whose strategies fit on a flavour has none there. So that
+    "Qwen2.5-72B: Snt9B 16 cards" never hides that only LoRA fits."""
+    key = ("fitting_strategies", answer.language, answer.models,
+           tuple(e.key for e in answer.rows), tuple(answer.room.items()), answer.frameworks,
+           answer.strategies)
+    return knowledge.memoized(key, lambda: _fitting_strategies(knowledge, answer))
+
+
+def _fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, str]]:
+    lang = answer.language
+    counting = _counting(knowledge, answer)
+    out: dict[str, dict[str, str]] = {}
+    for model in answer.models:
+        listed = {e.strategy for e in knowledge.table.entries_for(model)}
+        asked = set(answer.strategies) & listed if answer.strategies else listed
+        for flavour in answer.room:
+            fit = {e.strategy for e in answer.rows if e.model == model and any(
+                answer.fits.get(e.key, {}).get(fw, {}).get(flavour)
+                and not knowledge.is_suspect(e, fw, flavour) for fw in counting)}
+            if fit and fit < asked:
+                names = _join(lang, [knowledge.strategy_label(s, lang)
+                                     for s in knowledge.strategies if s in fit], "or")
+                out.setdefault(model, {})[flavour] = t(lang, "capacity.only", strategies=names)
+    return out
+
+
 def _filters(knowledge: Knowledge, answer: Answer) -> str:
     """The question's own narrowing, in words: 'full-parameter at 4K with MindSpeed-LLM'."""
     lang = answer.language
@@ -193,9 +221,12 @@ def capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
 def _capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
     lang = answer.language
     lines = []
+    only = fitting_strategies(knowledge, answer)
     for model, by in fewest_fitting(knowledge, answer).items():
-        cells = [f"{knowledge.flavour_display(fl)} {amount(knowledge, lang, fl, by[fl])}"
-                 for fl in answer.room if fl in by]
+        cells = [f"{knowledge.flavour_display(fl)} " + (
+            t(lang, "capacity.cell.only", amount=amount(knowledge, lang, fl, by[fl]),
+              only=only[model][fl]) if fl in only.get(model, {})
+            else amount(knowledge, lang, fl, by[fl])) for fl in answer.room if fl in by]
         lines.append(knowledge.catalogue[model].display + t(lang, "colon")
                      + " · ".join(cells))
     return lines
