@@ -22,6 +22,7 @@ from mincards.bot.replies.render_blocks import (
     message,
 )
 from mincards.bot.replies.render_table import entry_rows, layout
+from mincards.bot.replies.render_text import render_text
 from mincards.bot.replies.slack_limits import limits
 from tests import oracle
 from tests.blockkit import assert_valid_message, shown
@@ -351,26 +352,52 @@ def test_buttons_written_by_the_first_release_still_work(engine: Engine) -> None
     assert [e.key for e in answer.rows] == [("qwen2.5-72b", "lora", 8192)]
 
 
-def test_a_comparison_leads_with_the_entry_it_compares_and_each_ones_count(
-        engine: Engine) -> None:
+def test_a_comparison_leads_with_who_needs_fewer_and_by_how_much(engine: Engine) -> None:
     answer = engine.ask("qwen2.5-32b vs qwen2.5-72b lora")
-    lead = message(engine.knowledge, answer)["text"]
-    # The strategy and length compared, then per flavour each model's count there.
-    assert lead.startswith("LoRA · 4K: Qwen2.5-32B needs fewer on Snt9B")
-    for model, display in (("qwen2.5-32b", "Qwen2.5-32B"), ("qwen2.5-72b", "Qwen2.5-72B")):
-        (row,) = oracle.select(model, "lora", 4096)
-        for flavour, unit in (("snt9b", "cards"), ("snt9b23", "DIE")):
-            low = min(c for (_, fl), c in row.counts.items() if fl == flavour and c is not None)
-            assert f"{display} {low} {unit}" in lead.replace("*", "")
+    lead = message(engine.knowledge, answer)["text"].replace("*", "")
+    # The strategy, then length by length: who needs fewer and both counts, fewer first.
+    assert lead.startswith("LoRA: Qwen2.5-32B needs fewer at 4K")
+    for flavour, unit in (("snt9b", "cards"), ("snt9b23", "DIE")):
+        counts = sorted(oracle.fewest(oracle.select(m, "lora", 4096)[0], flavour)
+                        for m in ("qwen2.5-32b", "qwen2.5-72b"))
+        assert f"{counts[0]} vs {counts[1]} {unit}" in lead
+    # Both names in the notification, which stands alone.
+    assert "Qwen2.5-32B" in lead
 
 
-def test_a_tie_is_said_first_and_stresses_nothing(engine: Engine) -> None:
+def test_a_tie_is_said_once_and_stresses_nothing(engine: Engine) -> None:
     answer = engine.ask("qwen2.5-32b vs qwen2.5-72b lora 8k")
     payload = message(engine.knowledge, answer)
-    assert payload["text"].startswith("LoRA · 8K: same — both need")
+    assert payload["text"].startswith("LoRA: the same at 8K (both need")
+    # Asked by strategy and length, the rows are shown, and nothing is stressed in a tie.
     table = payload["blocks"][-1]
     assert table["type"] == "table"
     assert not [c for row in table["rows"] for c in row if c["type"] == "rich_text"]
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ("which is cheaper to lora, qwen3-32b or qwen2.5-32b?",
+     ["LoRA: the same at 4K (both need 8 cards on Snt9B, 8 DIE on Snt9B23); Qwen3-32B needs "
+      "fewer at 8K: 8 vs 16 cards on Snt9B, 8 vs 16 DIE on Snt9B23."]),
+    ("qwen3-8b 和 qwen3-14b 对比",
+     ["全参：4K 和 8K 一样（都需要 Snt9B 上 8 张卡、Snt9B23 上 8 DIE）。",
+      "LoRA：4K 和 8K 一样（都需要 Snt9B 上 8 张卡、Snt9B23 上 8 DIE）。"]),
+])
+def test_a_comparison_says_the_same_once_and_where_they_differ(
+        engine: Engine, text: str, lines: list[str]) -> None:
+    answer = engine.ask(text)
+    assert message(engine.knowledge, answer)["text"].replace("*", "").split("\n") == lines
+    body = render_text(engine.knowledge, answer)
+    # Rows only for what differs: a comparison that is the same everywhere is its lead.
+    assert len(body.splitlines()) <= 24
+    assert len(set(body.splitlines()) - {""}) == len([x for x in body.splitlines() if x])
+
+
+def test_a_strategy_one_model_lacks_compares_the_others_and_names_it(engine: Engine) -> None:
+    answer = engine.ask("mixtral vs qwen2.5-32b vs qwen3-32b")
+    lead = message(engine.knowledge, answer)["text"]
+    lora = next(x for x in lead.split("\n") if x.startswith("LoRA"))
+    assert "Mixtral-8x7B lists no LoRA entry" in lora and "Qwen3-32B needs fewer at 8K" in lora
 
 
 def test_unnamed_strategies_get_a_line_each_and_bold_only_where_they_differ(
@@ -378,7 +405,7 @@ def test_unnamed_strategies_get_a_line_each_and_bold_only_where_they_differ(
     answer = engine.ask("qwen2.5-7b vs qwen2-7b")
     text = message(engine.knowledge, answer)["text"]
     assert [line.split(":")[0].split("：")[0] for line in text.split("\n")] == [
-        "full-parameter · 4K", "LoRA · 4K"]
+        "full-parameter", "LoRA"]
 
 
 @pytest.mark.parametrize(("text", "flavour"), [("llama3.2-1b lora", "Snt9B23"),

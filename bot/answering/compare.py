@@ -26,8 +26,12 @@ class Side:
     strategy: str
     seq_len: int
     flavour: str
-    fewest: dict[str, Fewest]  # model -> its fewest
+    fewest: dict[str, Fewest]  # model -> its fewest, for the models that list this entry
     fewer: tuple[str, ...]  # the models needing the fewest; all of them when equal
+
+    @property
+    def tie(self) -> bool:
+        return len(self.fewer) == len(self.fewest)
 
 
 def fewest(entry: Entry, flavour: str, frameworks: Iterable[str],
@@ -45,7 +49,8 @@ def fewest(entry: Entry, flavour: str, frameworks: Iterable[str],
 def compare(table: Table, models: tuple[str, ...], rows: Iterable[Entry],
             frameworks: Iterable[str] = (), flavours: Iterable[str] = (),
             suspects: Collection[Cell] = frozenset()) -> list[Side]:
-    """For each (strategy, length) every compared model lists, on each flavour: who needs fewer."""
+    """For each (strategy, length) two or more compared models list, on each flavour: who
+    needs fewer among them (a model without the entry is left out of that side, and said)."""
     frameworks = tuple(frameworks) or table.framework_ids
     flavours = tuple(flavours) or table.flavours
     by_key: dict[tuple[str, int], dict[str, Entry]] = {}
@@ -53,14 +58,15 @@ def compare(table: Table, models: tuple[str, ...], rows: Iterable[Entry],
         by_key.setdefault((e.strategy, e.seq_len), {})[e.model] = e
     out: list[Side] = []
     for (strategy, seq_len), entries in by_key.items():
-        if len(entries) < 2 or set(entries) != set(models):
+        here = [m for m in models if m in entries]
+        if len(here) < 2:
             continue
         for flavour in flavours:
-            low = {m: fewest(entries[m], flavour, frameworks, suspects) for m in models}
+            low = {m: fewest(entries[m], flavour, frameworks, suspects) for m in here}
             known = [f.count for f in low.values() if f.count is not None]
             if not known:
                 continue
             best = min(known)
             out.append(Side(strategy, seq_len, flavour, low,
-                            tuple(m for m in models if low[m].count == best)))
+                            tuple(m for m in here if low[m].count == best)))
     return out

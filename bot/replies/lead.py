@@ -256,58 +256,91 @@ def lead_caveats(knowledge: Knowledge, answer: Answer) -> list[Note]:
 
 
 def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
-    """A line per strategy compared, at its shortest length compared (the asked one when
-    named): per flavour, ties first ("same on Snt9B, both need 8 cards"), then which needs
-    fewer with each model's count."""
+    """A line per strategy compared, over every length compared: where the models need the
+    same, once ("the same at 4K"); where they differ, who needs fewer and by how much ("Qwen3-32B
+    needs fewer at 8K: 8 vs 16 cards on Snt9B, 8 vs 16 DIE on Snt9B23"); a model without the
+    strategy's entry, by name. Snt9B cards and Snt9B23 DIE are never compared with each other."""
     lang = answer.language
     cat = knowledge.catalogue
     if not answer.comparison:
         return style.text(t(lang, "compare.none"))
-    entries: dict[str, tuple[int, list[Side]]] = {}
+    by_strategy: dict[str, dict[int, list[Side]]] = {}
     for side in answer.comparison:
-        first = entries.setdefault(side.strategy, (side.seq_len, []))
-        if first[0] == side.seq_len:
-            first[1].append(side)
-    everyone = t(lang, "lead.compare.both" if len(answer.models) == 2 else "lead.compare.all")
+        by_strategy.setdefault(side.strategy, {}).setdefault(side.seq_len, []).append(side)
     lines = []
-    for strategy, (seq_len, sides) in entries.items():
-        same = [s for s in sides if len(s.fewer) == len(answer.models)]
-        parts = []
-        for side in same:
-            count = side.fewest[answer.models[0]].count
-            parts.append(t(lang, "lead.compare.same_on", everyone=everyone,
-                           flavour=style.text(knowledge.flavour_display(side.flavour)),
-                           count=style.text(amount(knowledge, lang, side.flavour, count))
-                           if count is not None else t(lang, "not_supported")))
-        for side in sides:
-            if side in same:
-                continue
-
-            def said(model: str, side: Side = side) -> str:
-                count = side.fewest[model].count
-                text = style.text(t(lang, "compare.count", model=cat[model].display,
-                                    count=amount(knowledge, lang, side.flavour, count)
-                                    if count is not None else t(lang, "not_supported")))
-                return style.strong(text) if model in side.fewer else text
-
-            parts.append(t(lang, "lead.compare.fewer_on",
-                           model=style.text(join_words(lang, [cat[m].display
-                                                              for m in side.fewer])),
-                           flavour=style.text(knowledge.flavour_display(side.flavour)),
-                           counts=t(lang, "list_sep").join(said(m) for m in answer.models)))
-        heading = f"{knowledge.strategy_label(strategy, lang)} · {seq_short(seq_len)}"
-        if len(same) == len(sides):
-            # A tie on every flavour: said once, first.
-            counts = t(lang, "list_sep").join(
-                t(lang, "lead.on", flavour=style.text(knowledge.flavour_display(s.flavour)),
-                  count=style.text(amount(knowledge, lang, s.flavour, count)))
-                for s in same if (count := s.fewest[answer.models[0]].count) is not None)
-            lines.append(t(lang, "lead.compare.all_same", heading=style.text(heading),
-                           everyone=everyone, counts=counts))
-            continue
-        lines.append(t(lang, "lead.compare.line", heading=style.text(heading),
-                       parts=t(lang, "semicolon").join(parts)))
+    for strategy, lengths in by_strategy.items():
+        segments: list[tuple[str, list[int]]] = []  # (what is said, the lengths it is said of)
+        for seq_len, sides in lengths.items():
+            said = _compare_length(knowledge, answer, sides, style)
+            if segments and segments[-1][0] == said:
+                segments[-1][1].append(seq_len)
+            else:
+                segments.append((said, [seq_len]))
+        parts = [text.replace(_AT, join_words(lang, [seq_short(n) for n in seqs]))
+                 for text, seqs in segments]
+        missing = [m for m in answer.models if not any(
+            m in s.fewest for ss in lengths.values() for s in ss)]
+        if missing:
+            parts.append(t(lang, "lead.compare.no_entry", models=style.text(join_words(
+                lang, [cat[m].display for m in missing])), strategy=knowledge.strategy_label(
+                strategy, lang)))
+        lines.append(t(lang, "lead.compare.line", heading=style.text(
+            knowledge.strategy_label(strategy, lang)), parts=t(lang, "semicolon").join(parts)))
     return "\n".join(lines)
+
+
+# Where a comparison's sentence names its lengths, filled in once the lengths said the same
+# way are gathered ("the same at 4K and 8K").
+_AT = "\ue001"
+
+
+def _compare_length(knowledge: Knowledge, answer: Answer, sides: list[Side], style: Style
+                    ) -> str:
+    """One length of a strategy, its lengths left as _AT."""
+    lang = answer.language
+    cat = knowledge.catalogue
+    models = [m for m in answer.models if m in sides[0].fewest]
+    everyone = t(lang, "lead.compare.both" if len(models) == 2 else "lead.compare.all")
+
+    def counts(side: Side) -> str:
+        """'8 vs 16 cards' (the fewer first) for two models, 'Qwen2.5-7B 1, Llama-3.1-8B 1,
+        Qwen3-8B 8 cards' for more; the fewest stressed, 'not supported' where a model has
+        none."""
+        ranked = sorted(models, key=lambda m: (
+            (c := side.fewest[m].count) is None, c or 0, models.index(m)))
+        shown = []
+        for m in ranked:
+            c = side.fewest[m].count
+            said = t(lang, "not_supported") if c is None else (
+                style.strong(str(c)) if m in side.fewer and not side.tie else str(c))
+            shown.append(said if len(models) == 2 else t(lang, "compare.count",
+                                                          model=cat[m].display, count=said))
+        info = knowledge.hardware.flavours[side.flavour]
+        unit = info.unit if info.die_per_card else t(lang, "cards")
+        joined = t(lang, "lead.compare.vs" if len(models) == 2 else "list_sep").join(shown)
+        return t(lang, "lead.compare.versus", counts=joined, unit=unit)
+
+    if all(s.tie for s in sides):
+        said = t(lang, "list_sep").join(
+            t(lang, "lead.on", flavour=knowledge.flavour_display(s.flavour),
+              count=amount(knowledge, lang, s.flavour, c))
+            for s in sides if (c := s.fewest[models[0]].count) is not None)
+        return t(lang, "lead.compare.same_at", everyone=everyone, counts=said, at=_AT)
+    fewer = {s.fewer for s in sides if not s.tie}
+    word = "lead.compare.fewer_at" if len(models) == 2 else "lead.compare.fewest_at"
+    if len(fewer) == 1:
+        (who,) = fewer
+        if len(who) > 1:
+            word += ".many"  # "Qwen2.5-7B and Llama-3.1-8B need the fewest"
+        per = t(lang, "list_sep").join(
+            t(lang, "lead.compare.on", counts=counts(s), flavour=knowledge.flavour_display(
+                s.flavour)) if not s.tie else t(lang, "lead.compare.tie_on", flavour=(
+                    knowledge.flavour_display(s.flavour))) for s in sides)
+        return t(lang, word, model=style.text(join_words(lang, [cat[m].display for m in who])),
+                 per=per, at=_AT)
+    return t(lang, "lead.compare.mixed_at", at=_AT, per=t(lang, "list_sep").join(
+        t(lang, "lead.compare.on", counts=counts(s), flavour=knowledge.flavour_display(
+            s.flavour)) for s in sides))
 
 
 def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:

@@ -36,7 +36,7 @@ from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead, short_text
-from mincards.bot.replies.render_budget import fewest_fitting, fitting_strategies
+from mincards.bot.replies.render_budget import compare_rows, fewest_fitting, fitting_strategies
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_table import (
@@ -274,8 +274,9 @@ class MessageBuilder:
         blocks += warn
         table = None
         extra = [*info]
-        if a.rows:
-            ordered: list[Entry] = [e for m in a.models for e in a.rows if e.model == m]
+        shown = compare_rows(a)
+        if shown:
+            ordered: list[Entry] = [e for m in a.models for e in shown if e.model == m]
             grid = layout(k, a, entry_rows(k, a, ordered, with_model=True))
             numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
             blocks += numbers

@@ -248,6 +248,19 @@ def _capacity_lines(knowledge: Knowledge, answer: Answer) -> dict[str, list[str]
     return out
 
 
+def compare_rows(answer: Answer) -> tuple[Entry, ...]:
+    """The entries a comparison shows below its lead: those where the models differ, those the
+    question asked for by strategy and length, and those only one model lists; where they
+    need the same, the lead's one line says it all."""
+    differ = {(s.strategy, s.seq_len) for s in answer.comparison if not s.tie}
+    compared = {(s.strategy, s.seq_len) for s in answer.comparison}
+    asked = bool(answer.strategies and answer.seq_lens)
+    return tuple(e for e in answer.rows if (e.strategy, e.seq_len) in differ
+                 or (e.strategy, e.seq_len) not in compared
+                 or (asked and e.strategy in answer.strategies
+                     and e.seq_len in answer.seq_lens))
+
+
 def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     """Entry by entry and flavour by flavour, each model's fewest and which needs fewer."""
     lang = answer.language
@@ -263,7 +276,7 @@ def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
               count=t(lang, "not_supported") if f.count is None
               else amount(knowledge, lang, side.flavour, f.count))
             for m, f in side.fewest.items())
-        verdict = (t(lang, "compare.same") if len(side.fewer) == len(answer.models)
+        verdict = (t(lang, "compare.same") if side.tie
                    else t(lang, "compare.fewer", model=_join(lang, [
                        knowledge.catalogue[m].display for m in side.fewer])))
         lines.append(t(lang, "compare.side", heading=entry_heading(knowledge, lang, entry),

@@ -83,7 +83,7 @@ def layout(knowledge: Knowledge, answer: Answer, rows: Sequence[Row]) -> Layout:
         # Each compared entry's fewest, only where the models differ: a tie stresses nothing.
         by_key = {(e.model, e.strategy, e.seq_len): e for e in entries}
         for side in answer.comparison:
-            if len(side.fewer) == len(answer.models):
+            if side.tie:
                 continue
             for model in side.fewer:
                 entry = by_key.get((model, side.strategy, side.seq_len))

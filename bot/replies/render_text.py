@@ -12,7 +12,7 @@ from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import bracket_lines, columns, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
-from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_lines
+from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_rows
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
@@ -134,12 +134,18 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
             summary = [*summary[:shown], t(lang, "capacity.more", count=len(summary) - shown)]
         lines += ["", *(f"- {line}" for line in summary)]
     elif answer.intent == "compare":
-        lines += [f"- {line}" for line in compare_lines(knowledge, answer)]
-        for model in answer.models:
-            lines += ["", t(lang, "lookup.title", model=cat[model].display)
-                      + t(lang, "table_name", key=model)]
-            lines += _entries(knowledge, answer, tuple(e for e in answer.rows
-                                                       if e.model == model))[1:]
+        # The lead says who needs fewer, length by length: below, only the rows that differ
+        # or were asked for, each once.
+        differing = compare_rows(answer)
+        frameworks, flavours = columns(knowledge, answer)
+        headed: dict[str, list[str]] = {}
+        for entry in sorted(differing, key=lambda e: answer.models.index(e.model)):
+            # An entry heading once, then a line a model and framework: no line said twice.
+            headed.setdefault(entry_heading(knowledge, lang, entry), []).extend(
+                f"  {cat[entry.model].display} · "
+                f"{framework_line(knowledge, lang, entry, fw, flavours)}" for fw in frameworks)
+        for heading, entry_lines in headed.items():
+            lines += ["", heading, *entry_lines]
     elif answer.intent == "ambiguous":
         lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
     elif answer.intent == "not_found":
