@@ -588,11 +588,13 @@ class Resolver:
         notes = list(scope.notes)
         for model in models:
             selection = self._select(question, model)
-            if selection.reason:
+            # A strategy a model lacks is said by the comparison's lead, by name: not again.
+            if selection.reason and selection.reason.kind != "strategy_not_listed":
                 notes.append(replace(selection.reason, args={**selection.reason.args,
                                                              "model": model}))
             rows += selection.rows
-            notes += [replace(n, args={**n.args, "model": model}) for n in selection.notes]
+            notes += [replace(n, args={**n.args, "model": model}) for n in selection.notes
+                      if n.kind != "strategy_not_listed"]
             notes += caveats(self.knowledge, model, tuple(selection.rows))
         notes.append(self._reference())
         unique = [n for i, n in enumerate(notes) if n not in notes[:i]]

@@ -59,6 +59,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "verdict.yes": "Yes — {model} fits {places}.",
         "verdict.no": "No — {model} does not fit: {least}.",
         "verdict.mixed": "Yes for {fits}, no for {misses} — {model}:",
+        "verdict.mixed.on": "{model} on {rooms}",
         "verdict.row.yes": "{entry}: yes, {places}",
         "verdict.row.no": "{entry}: no, {least}",
         "verdict.room": "{flavour} ({amount})",
@@ -100,6 +101,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.side": "{heading} · {flavour}: {counts}: {verdict}",
         "compare.fewer": "{model} needs fewer",
         "compare.same": "the same",
+        "compare.none.named": "Nothing to compare: {lacking} lists no entry for what you asked; "
+                              "{listing}'s are below.",
         "compare.none": "No entry is listed for all of them with what you asked; each one's "
                         "numbers are below.",
         "compare.count": "{model} {count}",
@@ -203,6 +206,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "cell.head": "{framework} · {flavour} ({unit})",
         "cell.over": "over: {count}",
         "cell.none_fits": "over budget",
+        "cell.fits": "{count} (fits)",
+        "cell.over_budget": "{count} (over budget)",
         "cell.suspect": "{count} (likely a source error)",
         "rows.beside": "not {asked}'s: the table has no entry for it",
         "rows.suspect": "likely a source error: {cells}",
@@ -251,6 +256,7 @@ TEXT: dict[Language, dict[str, str]] = {
                               "training the full-precision weights. {lead}",
         "stand_in.source.same_architecture": "Why {model}: {source}.",
         "stand_in.source.quantized_copy": "Why {model}: {source}.",
+        "stand_in.reference.after_lead": "These are {model}'s entries, the closest reference.",
         "stand_in.reference": "These are {model}'s entries, the closest reference: the table has "
                               "none for {asked}.",
         "bracket.same": "Its size ({size}) is that of {models}, the table's {kind} models of "
@@ -372,6 +378,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "verdict.yes": "可以——{model} {places}。",
         "verdict.no": "不够——{model} {least}。",
         "verdict.mixed": "{fits} 可以，{misses} 不够——{model}：",
+        "verdict.mixed.on": "{model} 在 {rooms}上",
         "verdict.row.yes": "{entry}：可以，{places}",
         "verdict.row.no": "{entry}：不够，{least}",
         "verdict.room": "{flavour}（{amount}）",
@@ -413,6 +420,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.fewer": "{model} 更少",
         "compare.same": "相同",
         "compare.none": "你问的配置没有所有模型都列出的条目；下面分别列出各模型的卡数。",
+        "compare.none.named": "无法比较：{lacking} 没有你问的配置；下面是 {listing} 的配置。",
         "compare.count": "{model} {count}",
         "vs": " 对比 ",
         "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
@@ -499,6 +507,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "cell.head": "{framework} · {flavour}（{unit}）",
         "cell.over": "超出：{count}",
         "cell.none_fits": "超出预算",
+        "cell.fits": "{count}（够）",
+        "cell.over_budget": "{count}（超出预算）",
         "cell.suspect": "{count}（很可能是源表错误）",
         "rows.beside": "不是 {asked} 的配置：表中没有它",
         "rows.suspect": "很可能是源表错误：{cells}",
@@ -547,6 +557,7 @@ TEXT: dict[Language, dict[str, str]] = {
                                              "隐藏维度、中间维度、注意力头数和词表大小都相同。",
         "stand_in.source.quantized_copy": "为什么是 {model}：量化或转换后的副本以更少的位数存储同一"
                                           "模型的权重，架构不变，训练所需按全精度模型计。",
+        "stand_in.reference.after_lead": "以下是 {model} 的配置，仅作最接近的参考。",
         "stand_in.reference": "以下是 {model} 的配置，仅作最接近的参考：表中没有 {asked}。",
         "bracket.same": "它的参数量（{size}）与表中同为{kind}模型的 {models} 相同；下面是"
                         "它们的配置，不是它的表项。",

@@ -263,6 +263,12 @@ def _compare(knowledge: Knowledge, answer: Answer, style: Style) -> str:
     lang = answer.language
     cat = knowledge.catalogue
     if not answer.comparison:
+        listing = [m for m in answer.models if any(e.model == m for e in answer.rows)]
+        lacking = [m for m in answer.models if m not in listing]
+        if lacking and listing:
+            return style.text(t(lang, "compare.none.named", lacking=join_words(
+                lang, [cat[m].display for m in lacking]), listing=join_words(
+                lang, [cat[m].display for m in listing])))
         return style.text(t(lang, "compare.none"))
     by_strategy: dict[str, dict[int, list[Side]]] = {}
     for side in answer.comparison:

@@ -50,7 +50,6 @@ from mincards.bot.replies.render_table import (
     unsupported_line,
 )
 from mincards.bot.replies.render_text import help_text, stand_in_lines
-from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import entry_heading
 from mincards.bot.replies.slack_limits import SlackLimits, limits
 from mincards.bot.replies.slack_text import code, escape
@@ -210,10 +209,8 @@ class MessageBuilder:
         if a.intent == "plan":
             # The formula filled in, one line a step: anyone can check it by hand.
             blocks.append(section(_bullets(plan_lines(k, a)), lim))
-        else:
-            verdict = verdict_lines(k, a)
-            if len(verdict) > 1:
-                blocks.append(section(_bullets(verdict[1:]), lim))
+        # A budget's verdict is the lead; the table marks each cell in place (bold where it
+        # fits, "over" where not): the rows are never said again above it.
         warn, info = _warnings(k, a, lim)
         blocks += warn
         info = [*(escape(line) for line in stand_in_lines(k, a)), *info]
@@ -409,9 +406,6 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
         if notes.warnings or notes.info:
             blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
         return blocks
-    verdict = verdict_lines(knowledge, answer)
-    if len(verdict) > 1:
-        blocks.append(section(_bullets(verdict[1:]), lim))
     warn, info = _warnings(knowledge, answer, lim)
     blocks += warn
     models = answer.models[: lim.max_capacity_models]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
@@ -14,7 +14,6 @@ from mincards.bot.replies.lead import bracket_lines, columns, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_rows
 from mincards.bot.replies.render_plan import plan_lines
-from mincards.bot.replies.render_verdict import verdict_lines
 from mincards.bot.replies.render_words import (
     count_text,
     entry_heading,
@@ -26,9 +25,10 @@ from mincards.bot.replies.typography import typeset
 
 
 def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
-                   framework: str, flavours: Sequence[str] | None = None) -> str:
+                   framework: str, flavours: Sequence[str] | None = None,
+                   fits: Mapping[str, bool | None] | None = None) -> str:
     """'MindSpeed-LLM: Snt9B 16 cards, 2 nodes | Snt9B23 ...', on `flavours` (all by
-    default)."""
+    default); with a budget's `fits` (flavour -> fits), each cell marked in place."""
     hw = knowledge.hardware
     name = knowledge.framework_names[framework]
     if not entry.supports(framework):
@@ -38,6 +38,8 @@ def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
         count = count_text(hw, language, fl, entry.count(framework, fl))
         if knowledge.is_suspect(entry, framework, fl):
             count = t(language, "cell.suspect", count=count)
+        elif fits is not None and fits.get(fl) is not None:
+            count = t(language, "cell.fits" if fits[fl] else "cell.over_budget", count=count)
         cells.append(f"{hw.flavours[fl].display} {count}")
     return f"{name}{t(language, 'colon')}" + " | ".join(cells)
 
@@ -71,8 +73,11 @@ def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> l
     for entry in rows:
         lines.append("")
         lines.append(entry_heading(knowledge, answer.language, entry))
-        lines += [f"  {framework_line(knowledge, answer.language, entry, fw, flavours)}"
-                  for fw in frameworks]
+        fits = answer.fits.get(entry.key) if answer.budget is not None else None
+        for fw in frameworks:
+            marks = fits.get(fw) if fits is not None else None
+            lines.append("  " + framework_line(knowledge, answer.language, entry, fw, flavours,
+                                               marks))
     return lines
 
 
@@ -85,7 +90,8 @@ def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     model = knowledge.catalogue[use.model].display
     lines = []
     if use.relation == "same_architecture":
-        lines.append(t(lang, "stand_in.reference", model=model, asked=use.asked))
+        # The lead said the asked model is not in the table: not said again.
+        lines.append(t(lang, "stand_in.reference.after_lead", model=model))
     # The source is data, written in English; a Chinese reply says what it states in Chinese
     # (the JSON keeps the source itself).
     lines.append(t(lang, f"stand_in.source.{use.relation}", model=model, source=use.source))
@@ -113,8 +119,8 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
         info = cat[answer.models[0]]
         if answer.intent == "plan":
             lines += ["", *plan_lines(knowledge, answer)]
-        else:
-            lines += verdict_lines(knowledge, answer)[1:]
+        # A budget's verdict is the lead; each row below is marked in place where it fits,
+        # never said again above the table.
         lines += stand_in_lines(knowledge, answer)
         lines.append("")
         lines.append(t(lang, "lookup.title", model=info.display)

@@ -202,6 +202,11 @@ def verdict_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     fitting = [e for e in rows if any(w.entry.key == e.key for w in found)]
     missing = [e for e in rows if e not in fitting]
     heading = [entry_heading(knowledge, lang, e) for e in (*fitting, *missing)]
+    if _part_of_node(answer):
+        # A part of a node is said back here too: "... — Qwen2.5-32B on Snt9B (0.5 nodes =
+        # 4 cards) and Snt9B23 (0.5 nodes = 4 cards = 8 DIE)."
+        model = t(lang, "verdict.mixed.on", model=model, rooms=join_words(
+            lang, [_room(knowledge, answer, fl, n) for fl, n in answer.room.items()]))
     lines = [t(lang, "verdict.mixed", model=model,
                fits=join_words(lang, heading[:len(fitting)]),
                misses=join_words(lang, heading[len(fitting):]))]
