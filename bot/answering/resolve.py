@@ -531,14 +531,16 @@ class Resolver:
         rows: list[Entry] = []
         fits: dict[tuple[str, str, int], budgets.Fits] = {}
         suspect = self.knowledge.is_suspect
+        suspect_models = self.knowledge.suspect_models
         only_suspect: list[Entry] = []
         for model in pool:
             for entry in self._select(question, model).rows:
                 entry_fits = self.needs.fits(entry, room)
                 # A count the table makes suspect never makes an entry fit.
-                if budgets.fits_anywhere({f: {fl: fit and not suspect(entry, f, fl)
-                                              for fl, fit in entry_fits[f].items()}
-                                          for f in counting}):
+                clean = entry_fits if entry.model not in suspect_models else {
+                    f: {fl: fit and not suspect(entry, f, fl) for fl, fit in by.items()}
+                    for f, by in entry_fits.items()}
+                if budgets.fits_anywhere({f: clean[f] for f in counting}):
                     rows.append(entry)
                     fits[entry.key] = entry_fits
                 elif budgets.fits_anywhere({f: entry_fits[f] for f in counting}):

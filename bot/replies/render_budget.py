@@ -56,28 +56,44 @@ def _counting(knowledge: Knowledge, answer: Answer) -> list[str]:
     return [f for f in knowledge.table.framework_ids if not named or f in named]
 
 
+def _fit_pass(knowledge: Knowledge, answer: Answer
+              ) -> tuple[dict[str, dict[str, int]], dict[tuple[str, str], set[str]]]:
+    """One pass over the rows that fit a budget: per model and flavour, the fewest count that
+    fits (as the table writes it) and the strategies that fit; a suspect count never fits.
+    Worked out once per answer's rows and budget (a whole-table pass)."""
+    key = ("fit_pass", answer.models, tuple(e.key for e in answer.rows),
+           tuple(answer.room.items()), answer.frameworks)
+    return knowledge.memoized(key, lambda: _work_out_fits(knowledge, answer))
+
+
+def _work_out_fits(knowledge: Knowledge, answer: Answer
+                   ) -> tuple[dict[str, dict[str, int]], dict[tuple[str, str], set[str]]]:
+    counting = _counting(knowledge, answer)
+    fewest: dict[str, dict[str, int]] = {m: {} for m in answer.models}
+    strategies: dict[tuple[str, str], set[str]] = {}
+    suspect_models = knowledge.suspect_models
+    for entry in answer.rows:
+        by_framework = answer.fits.get(entry.key, {})
+        maybe_suspect = entry.model in suspect_models
+        low = fewest[entry.model]
+        for framework in counting:
+            for flavour, fit in by_framework.get(framework, {}).items():
+                if not fit or (maybe_suspect
+                               and knowledge.is_suspect(entry, framework, flavour)):
+                    continue
+                count = entry.count(framework, flavour)
+                if count is None:
+                    continue
+                low[flavour] = count if flavour not in low else min(low[flavour], count)
+                strategies.setdefault((entry.model, flavour), set()).add(entry.strategy)
+    return fewest, strategies
+
+
 def fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, int]]:
     """Per model (biggest first), per flavour, the fewest count among its entries and
     frameworks that fit the budget there (as the table writes it); a flavour where none fits
-    is left out. Worked out once per answer's rows and budget (a whole-table pass)."""
-    key = ("fewest_fitting", answer.models, tuple(e.key for e in answer.rows),
-           tuple(answer.room.items()), answer.frameworks)
-    return knowledge.memoized(key, lambda: _fewest_fitting(knowledge, answer))
-
-
-def _fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, int]]:
-    counting = _counting(knowledge, answer)
-    out: dict[str, dict[str, int]] = {m: {} for m in answer.models}
-    for entry in answer.rows:
-        by_framework = answer.fits.get(entry.key, {})
-        for framework in counting:
-            for flavour, fit in by_framework.get(framework, {}).items():
-                count = entry.count(framework, flavour)
-                if fit and count is not None and not knowledge.is_suspect(entry, framework,
-                                                                           flavour):
-                    low = out[entry.model].get(flavour)
-                    out[entry.model][flavour] = count if low is None else min(low, count)
-    return out
+    is left out."""
+    return _fit_pass(knowledge, answer)[0]
 
 
 def fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, str]]:
@@ -92,15 +108,13 @@ def fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[s
 
 def _fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, str]]:
     lang = answer.language
-    counting = _counting(knowledge, answer)
+    fitting = _fit_pass(knowledge, answer)[1]
     out: dict[str, dict[str, str]] = {}
     for model in answer.models:
         listed = {e.strategy for e in knowledge.table.entries_for(model)}
         asked = set(answer.strategies) & listed if answer.strategies else listed
         for flavour in answer.room:
-            fit = {e.strategy for e in answer.rows if e.model == model and any(
-                answer.fits.get(e.key, {}).get(fw, {}).get(flavour)
-                and not knowledge.is_suspect(e, fw, flavour) for fw in counting)}
+            fit = fitting.get((model, flavour), set())
             if fit and fit < asked:
                 names = _join(lang, [knowledge.strategy_label(s, lang)
                                      for s in knowledge.strategies if s in fit], "or")
