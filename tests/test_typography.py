@@ -115,3 +115,15 @@ def test_an_empty_line_in_a_thread_is_no_question() -> None:
 def test_a_notification_never_ends_with_a_colon(engine: Engine, text: str) -> None:
     payload = message(engine.knowledge, engine.ask(text), question=text)
     assert not payload["text"].rstrip().endswith((":", "："))
+
+
+@pytest.mark.parametrize(("text", "heading"), [
+    ("qwen3-8b", "full-parameter · 4K, 8K; LoRA · 4K, 8K"),
+    ("InternVL2.5 8B 16 DIE 够吗", "全参 · 4K、8K；LoRA · 4K、8K"),
+])
+def test_entries_that_read_the_same_share_one_heading(engine: Engine, text: str,
+                                                      heading: str) -> None:
+    body = render_text(engine.knowledge, engine.ask(text))
+    assert heading in body.splitlines()
+    # A framework that supports none of them is said once, not under each entry.
+    assert body.count("不支持") <= 1 and body.count("not supported") <= 1

@@ -66,19 +66,43 @@ def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
 
 
 def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[str]:
-    """Each entry with a line per framework; a framework or flavour the question named
-    narrows them to what was asked ("with mindspeed on 9b23": that one cell)."""
+    """Each entry with a line per framework, each line once: a framework or flavour the
+    question named narrows them to what was asked ("with mindspeed on 9b23": that one cell);
+    a framework that supports none of the entries is said once, below; entries whose lines are
+    the same share one heading ("full-parameter · 4K, 8K")."""
+    lang = answer.language
     frameworks, flavours = columns(knowledge, answer)
-    lines: list[str] = []
+    supported = [fw for fw in frameworks if any(e.supports(fw) for e in rows)]
+    groups: list[tuple[list[str], list[str]]] = []  # (headings, their lines)
     for entry in rows:
-        lines.append("")
-        lines.append(entry_heading(knowledge, answer.language, entry))
         fits = answer.fits.get(entry.key) if answer.budget is not None else None
-        for fw in frameworks:
-            marks = fits.get(fw) if fits is not None else None
-            lines.append("  " + framework_line(knowledge, answer.language, entry, fw, flavours,
-                                               marks))
+        body = ["  " + framework_line(knowledge, lang, entry, fw, flavours,
+                                      fits.get(fw) if fits is not None else None)
+                for fw in supported]
+        if groups and groups[-1][1] == body:
+            groups[-1][0].append(entry_heading(knowledge, lang, entry))
+        else:
+            groups.append(([entry_heading(knowledge, lang, entry)], body))
+    lines: list[str] = []
+    for headings, body in groups:
+        lines += ["", _headings(lang, headings), *body]
+    unsupported = [fw for fw in frameworks if fw not in supported]
+    if unsupported and rows:
+        lines += ["", t(lang, "blocks.unsupported", frameworks=framework_list(
+            knowledge, lang, unsupported))]
     return lines
+
+
+def _headings(language: Language, headings: list[str]) -> str:
+    """'full-parameter · 4K', or for entries said together 'full-parameter · 4K, 8K; LoRA ·
+    4K, 8K'."""
+    by_strategy: dict[str, list[str]] = {}
+    for heading in headings:
+        strategy, length = heading.rsplit(" · ", 1)
+        by_strategy.setdefault(strategy, []).append(length)
+    return t(language, "semicolon").join(
+        f"{strategy} · {t(language, 'list_sep').join(lengths)}"
+        for strategy, lengths in by_strategy.items())
 
 
 def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
