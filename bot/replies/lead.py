@@ -21,7 +21,7 @@ from mincards.bot.replies.i18n import t
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_head
 from mincards.bot.replies.render_plan import number, plan_needs, plan_sentence
-from mincards.bot.replies.render_verdict import verdict_lines
+from mincards.bot.replies.render_verdict import verdict
 from mincards.bot.replies.render_words import (
     amount,
     asked_columns,
@@ -369,7 +369,7 @@ def _said(knowledge: Knowledge, answer: Answer, style: Style) -> str:
                  lead=_lead(knowledge, shown, style))
     if shown.intent in ("lookup", "plan"):
         # A budget's verdict opens with Yes or No: a sentence of its own.
-        if verdict_lines(knowledge, shown):
+        if verdict(knowledge, shown):
             return t(lang, "stand_in.same.verdict", asked=asked, model=model,
                      lead=_lead(knowledge, shown, style))
         said = (_lookup(knowledge, shown, style, at_least=True) if shown.intent == "lookup"
@@ -456,14 +456,9 @@ def _lead(knowledge: Knowledge, answer: Answer, style: Style) -> str:
             _lookup(knowledge, answer, style) + t(lang, "sentence_sep")
             + style.text(plan_needs(answer)))
     if answer.intent == "lookup":
-        verdict = verdict_lines(knowledge, answer)
-        if verdict:
-            # A mixed verdict's first line introduces the lines below it; alone (the lead, a
-            # notification) it ends as a sentence.
-            first = verdict[0]
-            if first.endswith((":", "：")):
-                first = first[:-1] + t(lang, "full_stop")
-            return style.strong(style.text(first))
+        said = verdict(knowledge, answer)
+        if said:
+            return style.strong(style.text(said))
         return _lookup(knowledge, answer, style)
     if answer.intent == "capacity":
         return style.text(capacity_head(knowledge, answer).rstrip(":："))

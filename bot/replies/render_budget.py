@@ -273,27 +273,3 @@ def compare_rows(answer: Answer) -> tuple[Entry, ...]:
                  or (e.strategy, e.seq_len) not in compared
                  or (asked and e.strategy in answer.strategies
                      and e.seq_len in answer.seq_lens))
-
-
-def compare_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
-    """Entry by entry and flavour by flavour, each model's fewest and which needs fewer."""
-    lang = answer.language
-    sides = answer.comparison
-    if not sides:
-        return [t(lang, "compare.none")]
-    lines = []
-    for side in sides:
-        entry = next(e for e in answer.rows if (e.strategy, e.seq_len) == (side.strategy,
-                                                                           side.seq_len))
-        counts = t(lang, "list_sep").join(
-            t(lang, "compare.count", model=knowledge.catalogue[m].display,
-              count=t(lang, "not_supported") if f.count is None
-              else amount(knowledge, lang, side.flavour, f.count))
-            for m, f in side.fewest.items())
-        verdict = (t(lang, "compare.same") if side.tie
-                   else t(lang, "compare.fewer", model=_join(lang, [
-                       knowledge.catalogue[m].display for m in side.fewer])))
-        lines.append(t(lang, "compare.side", heading=entry_heading(knowledge, lang, entry),
-                       flavour=knowledge.flavour_display(side.flavour), counts=counts,
-                       verdict=verdict))
-    return lines

@@ -177,28 +177,29 @@ def least(knowledge: Knowledge, answer: Answer, rows: list[Entry]) -> str:
     return said
 
 
-def verdict_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
-    """The verdict that opens a budget lookup, then (mixed only) a short line per entry."""
+def verdict(knowledge: Knowledge, answer: Answer) -> str | None:
+    """The verdict that opens a budget lookup, as one sentence; None without a budget. Where
+    each entry fits is marked in its row, not said again here."""
     if answer.budget is None or not answer.rows:
-        return []
+        return None
     lang = answer.language
     model = knowledge.catalogue[answer.models[0]].display
     rows = list(answer.rows)
     if not any(e.count(f, fl) is not None for e in rows
                for f in frameworks_in_scope(knowledge, answer) for fl in answer.room):
-        return [t(lang, "verdict.none", model=model)]
+        return t(lang, "verdict.none", model=model)
     found = ways(knowledge, answer)
     kind = overall(answer, found)
     if kind == "yes":
-        return [t(lang, "verdict.yes", model=model, places=_places(knowledge, answer, rows,
-                                                                    found))]
+        return t(lang, "verdict.yes", model=model, places=_places(knowledge, answer, rows,
+                                                                   found))
     if kind == "no":
         said = least(knowledge, answer, rows) or t(lang, "verdict.unsupported")
         if _part_of_node(answer):
             rooms = [_room(knowledge, answer, fl, n) for fl, n in answer.room.items()]
-            return [t(lang, "verdict.no.in", model=model, least=said,
-                      rooms=join_words(lang, rooms))]
-        return [t(lang, "verdict.no", model=model, least=said)]
+            return t(lang, "verdict.no.in", model=model, least=said,
+                     rooms=join_words(lang, rooms))
+        return t(lang, "verdict.no", model=model, least=said)
     fitting = [e for e in rows if any(w.entry.key == e.key for w in found)]
     missing = [e for e in rows if e not in fitting]
     heading = [entry_heading(knowledge, lang, e) for e in (*fitting, *missing)]
@@ -207,14 +208,5 @@ def verdict_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
         # 4 cards) and Snt9B23 (0.5 nodes = 4 cards = 8 DIE)."
         model = t(lang, "verdict.mixed.on", model=model, rooms=join_words(
             lang, [_room(knowledge, answer, fl, n) for fl, n in answer.room.items()]))
-    lines = [t(lang, "verdict.mixed", model=model,
-               fits=join_words(lang, heading[:len(fitting)]),
-               misses=join_words(lang, heading[len(fitting):]))]
-    for entry in fitting:
-        lines.append(t(lang, "verdict.row.yes", entry=entry_heading(knowledge, lang, entry),
-                       places=_places(knowledge, answer, [entry], found)))
-    for entry in missing:
-        lines.append(t(lang, "verdict.row.no", entry=entry_heading(knowledge, lang, entry),
-                       least=least(knowledge, answer, [entry])
-                       or t(lang, "verdict.unsupported")))
-    return lines
+    return t(lang, "verdict.mixed", model=model, fits=join_words(lang, heading[:len(fitting)]),
+             misses=join_words(lang, heading[len(fitting):]))
