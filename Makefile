@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: setup demo test slow lint redis bench startup load clean
+.PHONY: setup demo test slow lint redis browser bench startup load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,15 @@ redis:
 	    { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }; }; } || \
 	  echo "redis-server is missing: install it (apt-get install redis-server) for the tests"
 
-test: lint redis
+# One test draws every reply in a real headless Chromium at phone width; install Debian's.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; }; } || \
+	  echo "chromium is missing: install it (apt-get install chromium) for the tests"
+
+test: lint redis browser
 	$(BIN)/python -m pytest
 
 # The long probes the default suite keeps short versions of (minutes, not seconds).

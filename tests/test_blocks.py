@@ -21,7 +21,7 @@ from mincards.bot.replies.render_blocks import (
     SHARE_ACTION,
     message,
 )
-from mincards.bot.replies.render_table import entry_rows, layout
+from mincards.bot.replies.render_entries import stressed
 from mincards.bot.replies.render_text import render_text
 from mincards.bot.replies.slack_limits import limits
 from tests import oracle
@@ -116,12 +116,14 @@ def test_every_model_leads_with_its_fewest_on_each_flavour(engine: Engine) -> No
                 assert re.search(rf"\b{low} {unit}s?\b", lead), (key, flavour, lead)
                 nodes = math.ceil(low / int(info["per_node"]))  # type: ignore[call-overload]
                 assert f"({nodes} node" in lead, (key, flavour, lead)
-        tables = [b for b in payload["blocks"] if b["type"] == "table"]
-        if len(answer.rows) > 1:
-            (table,) = tables
-            assert len(table["rows"]) == len(answer.rows) + 1
-        else:
-            assert not tables
+        # Every entry below the lead and above the feedback buttons, in lines a phone wraps:
+        # no table block (Slack draws it below everything, and cuts it at phone width).
+        kinds = [b["type"] for b in payload["blocks"]]
+        assert "table" not in kinds
+        numbers = " ".join(shown_text({"blocks": payload["blocks"][1:kinds.index(
+            "context_actions")]}))
+        for e in answer.rows:
+            assert f"{e.seq_len // 1024}K" in numbers, (key, e.key)
 
 
 def test_one_number_is_never_picked_across_flavours(engine: Engine) -> None:
@@ -130,21 +132,23 @@ def test_one_number_is_never_picked_across_flavours(engine: Engine) -> None:
                     "Snt9B23, with MindSpeed-LLM.")
 
 
-def test_a_five_framework_table_has_columns_only_for_frameworks_that_answer(
+def test_lines_only_for_frameworks_that_answer_and_the_others_said_once(
         engine: Engine) -> None:
     answer = engine.ask("internvl2.5-78b")
     blocks = message(engine.knowledge, answer)["blocks"]
-    table = blocks[-1]
-    header = [c["text"] for c in table["rows"][0]]
     supporting = {fw for e in answer.rows for fw in engine.knowledge.table.framework_ids
                   if e.supports(fw)}
-    assert len(header) == 1 + 2 * len(supporting)
+    numbers = [line for b in blocks if b["type"] == "section" and "text" in b
+               for line in b["text"]["text"].split("\n")[1:]]
     for fw in engine.knowledge.table.framework_ids:
         name = engine.knowledge.framework_names[fw]
-        if fw not in supporting:
-            assert not any(name in h for h in header)
-            assert any(name in s and "not supported" in s
-                       for s in shown_text({"blocks": blocks}))
+        said = [line for line in numbers if line.startswith(name + ":")]
+        if fw in supporting:
+            assert said
+        else:
+            assert not said
+            assert sum(name in s and "not supported" in s
+                       for s in shown_text({"blocks": blocks})) == 1
 
 
 def test_warnings_stand_apart_and_are_said_once(engine: Engine) -> None:
@@ -230,10 +234,11 @@ def test_a_long_capacity_list_offers_the_rest_page_by_page(engine: Engine) -> No
     for _ in range(len(answer.models)):
         payload = message(engine.knowledge, answer, page=page)
         assert_valid_message(payload)
-        table = payload["blocks"][-1]
-        labels = [row[0]["text"] for row in table["rows"][1:]]
-        shown = list(dict.fromkeys(label.split(" · ")[0] for label in labels))
-        seen += shown
+        bullets = [line for b in payload["blocks"][1:] if b["type"] == "section" and "text" in b
+                   and not b["text"]["text"].startswith("*")  # the warnings
+                   for line in b["text"]["text"].split("\n") if line.startswith("• ")]
+        assert 0 < len(bullets) <= limits().max_capacity_models
+        seen += [line.removeprefix("• ").split(":")[0] for line in bullets]
         rest = [f for label, f in follow_ups(payload["blocks"]) if "other" in label]
         if not rest:
             break
@@ -314,7 +319,8 @@ def test_share_button_only_when_asked_for_and_a_shared_post_says_who_asked(
     assert SHARE_ACTION not in json.dumps(message(engine.knowledge, answer))
     shareable = message(engine.knowledge, answer, question="q", shareable=True)["blocks"]
     assert SHARE_ACTION in json.dumps(shareable)
-    assert shareable[-1]["type"] == "table"
+    # The answer, its feedback, then the share button: the numbers above every button.
+    assert [b["type"] for b in shareable[-2:]] == ["context_actions", "actions"]
     shared = message(engine.knowledge, answer, asked_by="U123ABC")
     assert "Asked by <@U123ABC>" in json.dumps(shared["blocks"])
     forged = message(engine.knowledge, answer, asked_by="U1><!channel>")
@@ -370,9 +376,9 @@ def test_a_tie_is_said_once_and_stresses_nothing(engine: Engine) -> None:
     payload = message(engine.knowledge, answer)
     assert payload["text"].startswith("LoRA: the same at 8K (both need")
     # Asked by strategy and length, the rows are shown, and nothing is stressed in a tie.
-    table = payload["blocks"][-1]
-    assert table["type"] == "table"
-    assert not [c for row in table["rows"] for c in row if c["type"] == "rich_text"]
+    numbers = [b["text"]["text"] for b in payload["blocks"][1:] if b["type"] == "section"]
+    assert numbers and "LoRA · 8K" in numbers[0]
+    assert not [n for n in numbers if re.search(r"\*[^*]+\*", n.split("\n", 1)[1])]
 
 
 @pytest.mark.parametrize(("text", "lines"), [
@@ -443,7 +449,7 @@ def test_a_tie_in_practice_names_every_framework(engine: Engine, text: str,
     answer = engine.ask(text)
     payload = message(engine.knowledge, answer)
     assert frameworks in payload["blocks"][0]["text"]["text"]
-    # Both frameworks' cells are stressed in the table, as the lead names both.
-    grid = layout(engine.knowledge, answer, entry_rows(engine.knowledge, answer, answer.rows))
-    assert {fw for _, fw, fl in grid.strong if fl == "snt9b23"} == {"mindspeed_llm",
-                                                                   "llama_factory"}
+    # Both frameworks' cells are stressed, as the lead names both.
+    strong = stressed(engine.knowledge, answer, answer.rows)
+    assert {fw for _, fw, fl in strong if fl == "snt9b23"} == {"mindspeed_llm",
+                                                              "llama_factory"}

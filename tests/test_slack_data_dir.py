@@ -44,6 +44,6 @@ def test_the_bot_answers_from_the_data_folder_given(bot: Bot, emulator: SlackEmu
     assert slack.event(mention("qwen2.5-72b lora 4k on verl")).status == 200
     (call,) = emulator.wait_for("chat.postMessage")
     text = seen(call.params)
-    assert "VeRL · Snt9B (cards)\n32 · 4 nodes" in text and "2025-10-22" in text
+    assert "VeRL · Snt9B\n32 cards, 4 nodes" in text and "2025-10-22" in text
     # The framework named narrows the columns to it: the folder's other four are not shown.
     assert "MindSpeed-MM" not in json.dumps(call.params["blocks"])

@@ -36,10 +36,10 @@ def test_mention_is_answered_in_its_thread_with_both_frameworks(
     assert p["channel"] == "C0001" and p["thread_ts"] == event["ts"]
     assert_valid_message(p)
     shown = seen(p)
-    assert "MindSpeed-LLM · Snt9B (cards)\n16 · 2 nodes" in shown
-    assert "MindSpeed-LLM · Snt9B23 (DIE)\n16 · 8 cards · 1 node" in shown
-    assert "Llama-Factory · Snt9B (cards)\n32 · 4 nodes" in shown
-    assert "Llama-Factory · Snt9B23 (DIE)\n32 · 16 cards · 2 nodes" in shown
+    assert "MindSpeed-LLM · Snt9B\n16 cards, 2 nodes" in shown
+    assert "MindSpeed-LLM · Snt9B23\n16 DIE (8 cards), 1 node" in shown
+    assert "Llama-Factory · Snt9B\n32 cards, 4 nodes" in shown
+    assert "Llama-Factory · Snt9B23\n32 DIE (16 cards), 2 nodes" in shown
     # The notification is the sentence that answers, fewest first on each flavour.
     assert p["text"] == ("Qwen2.5-72B · LoRA · 8K: 16 cards (2 nodes) on Snt9B, 16 DIE "
                          "(1 node) on Snt9B23, with MindSpeed-LLM.")
@@ -52,7 +52,7 @@ def test_mention_inside_a_thread_replies_in_that_thread(
     slack.event(mention("llama3.1-70b full 4k", thread_ts=parent))
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["thread_ts"] == parent
-    assert "MindSpeed-LLM · Snt9B (cards)\n32 · 4 nodes" in seen(call.params)
+    assert "MindSpeed-LLM · Snt9B\n32 cards, 4 nodes" in seen(call.params)
 
 
 def test_direct_message_is_answered_in_the_dm_in_chinese(
@@ -61,7 +61,8 @@ def test_direct_message_is_answered_in_the_dm_in_chinese(
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["channel"] == "D0001" and "thread_ts" not in call.params
     shown = seen(call.params)
-    assert "全参 · 8K | 64 · 8 个节点 | 64 · 32 张卡 · 4 个节点" in shown
+    assert ("全参 · 8K\nMindSpeed-LLM：Snt9B 64 张卡，8 个节点 | Snt9B23 64 DIE（32 张卡），"
+            "4 个节点") in shown
     assert call.params["text"].startswith("Qwen2.5-72B 最少需要：Snt9B 上 32 张卡（4 个节点）")
     assert_valid_message(call.params)
 
@@ -125,7 +126,8 @@ def test_slash_command_answers_privately_with_a_share_button(
     assert p["response_type"] == "ephemeral" and not emulator.of("chat.postEphemeral")
     assert_valid_message(p)
     shown = seen(p)
-    assert "full-parameter · 4K | 32 · 4 nodes" in shown and "64 · 8 nodes" in shown
+    assert "full-parameter · 4K\nMindSpeed-LLM: Snt9B 32 cards, 4 nodes" in shown
+    assert "64 cards, 8 nodes" in shown
     share = [e for b in p["blocks"] if b["type"] == "actions" for e in b["elements"]
              if e["action_id"] == SHARE_ACTION]
     assert len(share) == 1
@@ -177,8 +179,8 @@ def test_choice_button_updates_the_message_keeping_strategy_and_length(
     assert (p["channel"], p["ts"]) == ("C0001", "1700000000.000123")
     shown = seen(p)
     assert p["text"].startswith("Qwen2.5-7B · LoRA · 8K:") and "full-parameter" not in shown
-    assert "Llama-Factory · Snt9B (cards)\n1 · 1 node" in shown
-    assert "Llama-Factory · Snt9B23 (DIE)\n2 · 1 card · 1 node" in shown
+    assert "Llama-Factory · Snt9B\n1 card, 1 node" in shown
+    assert "Llama-Factory · Snt9B23\n2 DIE (1 card), 1 node" in shown
     assert_valid_message(p)
 
 

@@ -36,8 +36,8 @@ def test_mention_over_socket_mode_is_acked_and_answered(bot: Bot,
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["channel"] == "C0001" and call.params["thread_ts"] == event["ts"]
     assert call.params["text"].startswith("Qwen3-30B-A3B · LoRA · 8K: 16 cards (2 nodes)")
-    assert "MindSpeed-LLM · Snt9B (cards)\n16 · 2 nodes" in seen(call.params)
-    assert "Llama-Factory · Snt9B (cards)\n32 · 4 nodes" in seen(call.params)
+    assert "MindSpeed-LLM · Snt9B\n16 cards, 2 nodes" in seen(call.params)
+    assert "Llama-Factory · Snt9B\n32 cards, 4 nodes" in seen(call.params)
     assert call.headers["authorization"] == f"Bearer {BOT_TOKEN}"
 
 

@@ -146,7 +146,7 @@ def test_not_covered_buttons_answer_in_place(slack: SlackSender,
     assert offer["text"]["text"] == "full-parameter"
     update = click(slack, emulator, offer)
     assert update["text"].startswith("Mixtral-8x7B needs at least")
-    assert "full-parameter · 4K |" in seen(update)
+    assert "full-parameter · 4K, 8K\nMindSpeed-LLM: Snt9B 16 cards" in seen(update)
 
 
 def test_not_found_offers_the_model_list_then_a_menu_answers(
@@ -169,8 +169,8 @@ def test_show_the_rest_pages_a_long_capacity_list(slack: SlackSender,
     first_page = seen(asked)
     update = click(slack, emulator, more)
     assert update["text"] == asked["text"]  # the same answer, further on
-    rows = [line for line in seen(update).splitlines() if " | " in line][1:]
-    assert rows and all(row.split(" · ")[0] not in first_page for row in rows)
+    rows = [line for line in seen(update).splitlines() if line.startswith("• ")]
+    assert rows and all(row.split(":")[0] not in first_page for row in rows)
 
 
 def test_help_examples_answer_in_place(slack: SlackSender, emulator: SlackEmulator) -> None:

@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/previews.py              # HTML and PNGs into docs/previews/, docs/
     .venv/bin/python tools/previews.py --html-only  # HTML only (no Chromium needed)
+    .venv/bin/python tools/previews.py --check-width  # does every reply fit 420 px and 900 px?
 
 Uses ../shared/tools/blockkit_preview.py (or --preview-tool) to turn Block Kit into HTML, and
 headless Chromium (`apt-get install -y chromium fonts-noto-cjk`) for the pictures, at a desktop
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -81,12 +84,70 @@ def screenshot(chromium: str, html: Path, png: Path, width: int, height: int) ->
                     html.resolve().as_uri()], check=True, capture_output=True)
 
 
+# Marks every element whose content is wider than its box (a table cut off, a line that does
+# not wrap), and the page itself when it scrolls sideways; the count goes in the title.
+_MEASURE = """<script>
+const wide = [...document.querySelectorAll('body *')].filter(
+  e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).display !== 'inline');
+const page = document.documentElement.scrollWidth > window.innerWidth + 1;
+document.title = 'overflow:' + (wide.length + (page ? 1 : 0));
+</script>"""
+
+
+def overflow(chromium: str, html: Path, width: int) -> int:
+    """How many boxes of the drawn reply are wider than a window `width` px wide lets them be
+    (0: it reads without scrolling sideways)."""
+    measured = html.with_suffix(".measure.html")
+    measured.write_text(html.read_text(encoding="utf-8").replace("</body>", _MEASURE + "</body>"),
+                        encoding="utf-8")
+    try:
+        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--hide-scrollbars", f"--window-size={width},1500", "--dump-dom",
+                              measured.resolve().as_uri()], check=True, capture_output=True,
+                             text=True, timeout=60).stdout
+    finally:
+        measured.unlink()
+    match = re.search(r"<title>overflow:(\d+)</title>", dom)
+    if match is None:
+        raise RuntimeError(f"no measurement in {html}")
+    return int(match.group(1))
+
+
+WIDTHS = (("d", 860, 900, 1100), ("p", 400, 420, 1500))  # (tag, drawn at, window, height)
+
+
+def measure(tool: Path, chromium: str, widths: tuple[tuple[str, int, int, int], ...] = WIDTHS
+            ) -> dict[tuple[str, int], int]:
+    """Every scene drawn at each width: (scene, window px) -> boxes cut off (0: it fits)."""
+    with tempfile.TemporaryDirectory() as folder:
+        jobs = []
+        for name, payload in payloads(Engine()).items():
+            for tag, width, window, _ in widths:
+                html = Path(folder) / f"{name}-{tag}.html"
+                render(tool, payload, width, html)
+                jobs.append(((name, window), html))
+        # Two browsers at a time: each is a process of its own.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            counts = pool.map(lambda job: overflow(chromium, job[1], job[0][1]), jobs)
+            return {key: boxes for (key, _), boxes in zip(jobs, counts, strict=True)}
+
+
+def check_width(tool: Path, chromium: str) -> int:
+    """Every scene at both widths: a line each, and 1 if any reply is cut off."""
+    result = measure(tool, chromium)
+    for (name, window), boxes in result.items():
+        print(f"{name:14} {window:4} px  " + (f"CUT OFF ({boxes} boxes)" if boxes else "fits"))
+    return 1 if any(result.values()) else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--preview-tool", type=Path,
                     default=ROOT.parent / "shared" / "tools" / "blockkit_preview.py")
     ap.add_argument("--out", type=Path, default=ROOT / "docs")
     ap.add_argument("--html-only", action="store_true")
+    ap.add_argument("--check-width", action="store_true",
+                    help="measure each reply at 900 and 420 px; exit 1 if any is cut off")
     args = ap.parse_args()
     if not args.preview_tool.exists():
         print(f"no preview tool at {args.preview_tool}: pass --preview-tool", file=sys.stderr)
@@ -96,10 +157,15 @@ def main() -> int:
         print("no chromium: apt-get install -y chromium fonts-noto-cjk, or --html-only",
               file=sys.stderr)
         return 2
+    if args.check_width:
+        if chromium is None:
+            print("no chromium: apt-get install -y chromium", file=sys.stderr)
+            return 2
+        return check_width(args.preview_tool, chromium)
     work = args.out / "previews"
     work.mkdir(parents=True, exist_ok=True)
     for name, payload in payloads(Engine()).items():
-        for tag, width, window, height in (("d", 860, 900, 1100), ("p", 400, 420, 1500)):
+        for tag, width, window, height in WIDTHS:
             html = work / f"{name}-{tag}.html"
             render(args.preview_tool, payload, width, html)
             if args.html_only or chromium is None:

@@ -109,33 +109,3 @@ def feedback(action_id: str, positive: tuple[str, str], negative: tuple[str, str
     return {"type": "context_actions", "elements": [{
         "type": "feedback_buttons", "action_id": action_id,
         "positive_button": half(*positive), "negative_button": half(*negative)}]}
-
-
-def raw_cell(text: str) -> Block:
-    return {"type": "raw_text", "text": text}
-
-
-def bold_cell(text: str) -> Block:
-    return {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [
-        {"type": "text", "text": text, "style": {"bold": True}}]}]}
-
-
-def table_characters(block: Block) -> int:
-    """The characters across a table's cells, as Slack counts them against its limit."""
-    total = 0
-    for row in block.get("rows", []):
-        for cell in row:
-            if cell.get("type") == "raw_text":
-                total += len(cell.get("text", ""))
-            for section_ in cell.get("elements", []):
-                total += sum(len(e.get("text", "")) for e in section_.get("elements", []))
-    return total
-
-
-def table(rows: list[list[Block]], lim: SlackLimits, wrapped: bool = True) -> Block:
-    """A table block: at most Slack's rows and cells a row (callers page the rest)."""
-    rows = [row[: lim.max_table_cells] for row in rows[: lim.max_table_rows]]
-    width = max((len(r) for r in rows), default=0)
-    settings = [{"is_wrapped": wrapped, "align": "left"} for _ in range(width)]
-    return {"type": "table", "rows": rows,
-            "column_settings": settings[: lim.max_table_column_settings]}

@@ -10,6 +10,7 @@ Every answer that is not one offers what to do next: a button or a menu that ans
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,30 +26,27 @@ from mincards.bot.replies.blocks import (
     button,
     context,
     feedback,
+    fields,
     option,
-    raw_cell,
     section,
     static_select,
-    table_characters,
 )
-from mincards.bot.replies.blocks import table as block_table
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead, short_text
-from mincards.bot.replies.render_budget import compare_rows, fewest_fitting, fitting_strategies
+from mincards.bot.replies.render_budget import capacity_summary_of, shown_notes
+from mincards.bot.replies.render_entries import (
+    Group,
+    cell_text,
+    compare_groups,
+    entry_groups,
+    shown_columns,
+    stressed,
+    unsupported_text,
+)
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
-from mincards.bot.replies.render_table import (
-    Layout,
-    entry_fields,
-    entry_lines,
-    entry_rows,
-    layout,
-    table_block,
-    unit_name,
-    unsupported_line,
-)
 from mincards.bot.replies.render_text import help_text, stand_in_lines
 from mincards.bot.replies.render_words import entry_heading
 from mincards.bot.replies.slack_limits import SlackLimits, limits
@@ -147,20 +145,49 @@ def _feedback(answer: Answer, lim: SlackLimits) -> Block:
                     lim)
 
 
-def _numbers(knowledge: Knowledge, answer: Answer, grid: Layout, head: str,
-             lim: SlackLimits) -> tuple[list[Block], Block | None]:
-    """(fields for one entry, or the table block for several). A grid wider or longer than a
-    table block takes (a page version with ten frameworks) is written as a section an entry
-    instead: nothing is ever cut off."""
-    if len(grid.rows) == 1:
-        return entry_fields(knowledge, answer, grid, lim), None
-    if len(grid.columns) < lim.max_table_cells and len(grid.rows) < lim.max_table_rows:
-        # Within Slack's characters across cells: as written, else the counts alone.
-        for compact in (False, True):
-            block = table_block(knowledge, answer, grid, head, lim, compact)
-            if table_characters(block) <= lim.max_table_characters:
-                return [], block
-    return [section(text, lim) for text in entry_lines(knowledge, answer, grid)], None
+def _sections(groups: list[Group], lim: SlackLimits) -> list[Block]:
+    """Groups of entries as few sections as Slack's characters allow: a bold heading, then
+    its lines. Lines wrap at any width: nothing is cut off on a phone."""
+    texts = [(f"*{g.heading}*\n" if g.heading else "") + "\n".join(g.lines) for g in groups]
+    out: list[str] = []
+    for text in texts:
+        if out and len(out[-1]) + 2 + len(text) <= lim.max_section_text:
+            out[-1] += "\n\n" + text
+        else:
+            out.append(text)
+    return [section(text, lim) for text in out]
+
+
+def _entry_fields(knowledge: Knowledge, answer: Answer, entry: Entry,
+                  lim: SlackLimits) -> list[Block]:
+    """One entry as fields, a framework and flavour each (two columns on any screen); as lines
+    when there are more than a section's fields."""
+    frameworks, flavours = shown_columns(knowledge, answer)
+    shown = [fw for fw in frameworks if entry.supports(fw)]
+    if len(shown) * len(flavours) > lim.max_section_fields:
+        return _sections(entry_groups(knowledge, answer, [entry], MRKDWN), lim)
+    strong = stressed(knowledge, answer, [entry])
+    texts = [escape(t(answer.language, "cell.head", framework=knowledge.framework_names[fw],
+                      flavour=knowledge.flavour_display(fl))) + "\n"
+             + cell_text(knowledge, answer, entry, fw, fl, MRKDWN, (entry.key, fw, fl) in strong)
+             for fw in shown for fl in flavours]
+    return fields(texts, lim)
+
+
+def _capacity_sections(knowledge: Knowledge, answer: Answer, shown: Sequence[str],
+                       lim: SlackLimits) -> list[Block]:
+    """A bullet a model shown: its fewest that fits on each flavour (bot/replies/render_budget)."""
+    lines = capacity_summary_of(knowledge, answer)
+    bullets = tuple(f"• {escape(lines[m])}" for m in shown if m in lines)
+    return _sections([Group("", bullets)], lim) if bullets else []
+
+
+def _numbers(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...],
+             lim: SlackLimits) -> list[Block]:
+    """Fields for one entry, else a section of lines a group of entries."""
+    if len(rows) == 1:
+        return _entry_fields(knowledge, answer, rows[0], lim)
+    return _sections(entry_groups(knowledge, answer, rows, MRKDWN), lim)
 
 
 def _not_covered_options(knowledge: Knowledge, answer: Answer) -> list[tuple[str, FollowUp]]:
@@ -209,39 +236,26 @@ class MessageBuilder:
         if a.intent == "plan":
             # The formula filled in, one line a step: anyone can check it by hand.
             blocks.append(section(_bullets(plan_lines(k, a)), lim))
-        # A budget's verdict is the lead; the table marks each cell in place (bold where it
-        # fits, "over" where not): the rows are never said again above it.
+        # A budget's verdict is the lead; the lines mark each cell in place (bold where it
+        # fits, "over budget" where not): the rows are never said again above them.
         warn, info = _warnings(k, a, lim)
         blocks += warn
-        info = [*(escape(line) for line in stand_in_lines(k, a)), *info]
-        grid = layout(k, a, entry_rows(k, a, a.rows))
-        numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head"), lim)
-        footer = _footer(k, a, lim, [*info, unsupported_line(k, self.lang, grid)], a.models[0])
-        return self._finish(blocks + numbers, footer, table)
+        info = [*(escape(line) for line in stand_in_lines(k, a)), *info,
+                escape(unsupported_text(k, a, a.rows))]
+        blocks += _numbers(k, a, a.rows, lim)
+        return self._finish(blocks, _footer(k, a, lim, info, a.models[0]))
 
     def capacity(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
         blocks = [section(lead(k, a, MRKDWN), lim)]
-        warn, info = _warnings(k, a, lim)
-        blocks += warn
         shown, rest_from = self._capacity_page()
-        table = None
-        extra = [*info]
+        # Only the caveats this page's counts call for.
+        warn, info = _warnings(k, shown_notes(k, a, shown), lim)
+        blocks += warn
         if shown:
-            # A row a model, its fewest count per flavour that fits; its entries a pick away.
-            fewest = fewest_fitting(k, a)
-            only = fitting_strategies(k, a)
-            head = [raw_cell(t(self.lang, "blocks.row_head.capacity")),
-                    *(raw_cell(t(self.lang, "flavour_unit", flavour=k.flavour_display(fl),
-                                 unit=unit_name(k, self.lang, fl))) for fl in a.room)]
-            # Over the budget is said in words: "-" is the source's "not supported".
-            rows = [[raw_cell(k.catalogue[m].display),
-                     *(raw_cell(t(self.lang, "capacity.cell.only", amount=fewest[m][fl],
-                                  only=only[m][fl])
-                                if fl in only.get(m, {}) else str(fewest[m][fl]))
-                       if fl in fewest.get(m, {}) else raw_cell(t(self.lang, "cell.none_fits"))
-                       for fl in a.room)] for m in shown]
-            table = block_table([head, *rows], lim)
+            # A line a model: its fewest count per flavour that fits, and the strategy when
+            # only one does; its entries a pick away.
+            blocks += _capacity_sections(k, a, shown, lim)
             picks = {m: FollowUp.pick(a, m).encode(lim.max_option_value) for m in shown}
             if all(len(v) <= lim.max_option_value for v in picks.values()):
                 menu = static_select(CHOOSE_ACTION, t(self.lang, "blocks.pick_model"),
@@ -253,15 +267,14 @@ class MessageBuilder:
             rest = len(a.models) - rest_from
             blocks += _follow_buttons([(t(self.lang, "blocks.show_rest", count=rest), FollowUp(
                 language=self.lang, context=context_of(a), page=rest_from))], lim, NEXT_BLOCK)
-        return self._finish(blocks, _footer(k, a, lim, extra), table)
+        return self._finish(blocks, _footer(k, a, lim, info))
 
     def _capacity_page(self) -> tuple[tuple[str, ...], int]:
-        """The models this page shows (a table row each, at most max_capacity_models), and
-        where the next page starts."""
+        """The models this page shows (a line each, at most max_capacity_models), and where
+        the next page starts."""
         models = self.answer.models
         start = min(max(self.page, 0), len(models))
-        size = min(self.lim.max_capacity_models, self.lim.max_table_rows - 1)  # the header row
-        shown = models[start:start + size]
+        shown = models[start:start + self.lim.max_capacity_models]
         return tuple(shown), start + len(shown)
 
     def compare(self) -> list[Block]:
@@ -269,16 +282,8 @@ class MessageBuilder:
         blocks = [section(lead(k, a, MRKDWN), lim)]
         warn, info = _warnings(k, a, lim)
         blocks += warn
-        table = None
-        extra = [*info]
-        shown = compare_rows(a)
-        if shown:
-            ordered: list[Entry] = [e for m in a.models for e in shown if e.model == m]
-            grid = layout(k, a, entry_rows(k, a, ordered, with_model=True))
-            numbers, table = _numbers(k, a, grid, t(self.lang, "blocks.row_head.model"), lim)
-            blocks += numbers
-            extra.append(unsupported_line(k, self.lang, grid))
-        return self._finish(blocks, _footer(k, a, lim, extra), table)
+        blocks += _sections(compare_groups(k, a, MRKDWN), lim)
+        return self._finish(blocks, _footer(k, a, lim, info))
 
     def ambiguous(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
@@ -347,11 +352,9 @@ class MessageBuilder:
                                       lim)
         return blocks
 
-    def _finish(self, blocks: list[Block], footer: Block, table: Block | None) -> list[Block]:
-        """Footer and feedback after the answer; a table goes last, its footer just above."""
-        if table is None:
-            return [*blocks, footer, _feedback(self.answer, self.lim)]
-        return [*blocks, _feedback(self.answer, self.lim), footer, table]
+    def _finish(self, blocks: list[Block], footer: Block) -> list[Block]:
+        """The answer, its footer, then the feedback buttons below it all."""
+        return [*blocks, footer, _feedback(self.answer, self.lim)]
 
     def build(self) -> list[Block]:
         # A model of a table model's architecture shows that model's entries, its lead saying
@@ -381,22 +384,17 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
                                      FollowUp.same(answer, question).encode(
                                          lim.max_button_value), lim, primary=True)],
                              lim, SHARE_BLOCK))
-    if extra:
-        # With the feedback buttons, after the answer and before the footer and table.
-        kinds = [b["type"] for b in blocks]
-        at = kinds.index("context_actions") + 1 if "context_actions" in kinds else (
-            len(blocks) - 1 if kinds[-1] == "table" else len(blocks))
-        blocks[at:at] = extra
-    if len(blocks) > lim.max_message_blocks:  # never so far: keep the lead and the table
-        blocks = [*blocks[: lim.max_message_blocks - 1], blocks[-1]]
+    # Below the answer and its feedback buttons.
+    blocks += extra
+    if len(blocks) > lim.max_message_blocks:  # never so far: keep the lead and the end
+        blocks = [*blocks[: lim.max_message_blocks - len(extra) - 1], *blocks[-len(extra) - 1:]]
     return blocks
 
 
 def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
-    """An answer for a surface that takes no table block (App Home, a modal): the same lead,
-    warnings and footer, the entries as lines."""
+    """An answer for a surface without the message's buttons (App Home, a modal): the same
+    lead, warnings, numbers and footer."""
     lim = limits()
-    lang = answer.language
     blocks = [section(lead(knowledge, answer, MRKDWN), lim)]
     answer = answer.shown()
     if answer.intent == "plan":
@@ -406,16 +404,21 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
         if notes.warnings or notes.info:
             blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
         return blocks
+    if answer.intent == "capacity":
+        answer = shown_notes(knowledge, answer, answer.models[: lim.max_capacity_models])
     warn, info = _warnings(knowledge, answer, lim)
     blocks += warn
-    models = answer.models[: lim.max_capacity_models]
-    rows = entry_rows(knowledge, answer, [e for e in answer.rows if e.model in models],
-                      with_model=len(answer.models) > 1)
-    if rows:
-        grid = layout(knowledge, answer, rows)
-        blocks += [section(text, lim) for text in entry_lines(knowledge, answer, grid)]
-        info.append(unsupported_line(knowledge, lang, grid))
-    key = answer.models[0] if answer.intent in ("lookup", "plan") else None
+    key = None
+    if answer.intent == "compare":
+        blocks += _sections(compare_groups(knowledge, answer, MRKDWN), lim)
+    elif answer.intent == "capacity":
+        blocks += _capacity_sections(knowledge, answer,
+                                     answer.models[: lim.max_capacity_models], lim)
+    else:
+        info = [*(escape(line) for line in stand_in_lines(knowledge, answer)), *info,
+                escape(unsupported_text(knowledge, answer, answer.rows))]
+        blocks += _numbers(knowledge, answer, answer.rows, lim)
+        key = answer.models[0]
     blocks.append(_footer(knowledge, answer, lim, info, key))
     return blocks
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from mincards.bot.answering.answer import Answer
+from collections.abc import Sequence
+from dataclasses import replace
+
+from mincards.bot.answering.answer import Answer, Note
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.sizes import size_value
 from mincards.bot.facts.table import Entry
@@ -94,6 +97,28 @@ def fewest_fitting(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, 
     frameworks that fit the budget there (as the table writes it); a flavour where none fits
     is left out."""
     return _fit_pass(knowledge, answer)[0]
+
+
+def shown_notes(knowledge: Knowledge, answer: Answer, models: Sequence[str]) -> Answer:
+    """A capacity answer keeping only the unit caveats (below a full node, below the 2-DIE
+    unit) that the counts shown for `models` call for: a page of 16-card models says nothing
+    about 1-card ones."""
+    fewest = fewest_fitting(knowledge, answer)
+    lowest: dict[str, int] = {}
+    for m in models:
+        for fl, count in fewest.get(m, {}).items():
+            lowest[fl] = min(count, lowest.get(fl, count))
+    notes: list[Note] = []
+    for note in answer.notes:
+        low = lowest.get(note.args.get("flavour", ""))
+        if note.kind == "below_node" and (low is None or low >= note.args["cards"]):
+            continue
+        if note.kind == "die_below_unit":
+            if low is None or low >= note.args["unit"]:
+                continue
+            note = Note(note.kind, {**note.args, "count": low})
+        notes.append(note)
+    return replace(answer, notes=tuple(notes))
 
 
 def fitting_strategies(knowledge: Knowledge, answer: Answer) -> dict[str, dict[str, str]]:
@@ -227,22 +252,29 @@ MAX_NAMED_MISSES = 3
 
 def capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
     """A line per model, biggest first: its fewest count per flavour that fits."""
+    return list(capacity_summary_of(knowledge, answer).values())
+
+
+def capacity_summary_of(knowledge: Knowledge, answer: Answer) -> dict[str, str]:
+    """Per model, biggest first, its line: 'Qwen2.5-72B: Snt9B 16 cards (LoRA only) · Snt9B23
+    16 DIE'; a flavour it does not fit on says 'over budget' ("-" is the source's "not
+    supported")."""
     key = ("capacity_summary", answer.language, answer.models,
            tuple(e.key for e in answer.rows), tuple(answer.room.items()), answer.frameworks)
     return knowledge.memoized(key, lambda: _capacity_summary(knowledge, answer))
 
 
-def _capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
+def _capacity_summary(knowledge: Knowledge, answer: Answer) -> dict[str, str]:
     lang = answer.language
-    lines = []
+    lines = {}
     only = fitting_strategies(knowledge, answer)
     for model, by in fewest_fitting(knowledge, answer).items():
         cells = [f"{knowledge.flavour_display(fl)} " + (
-            t(lang, "capacity.cell.only", amount=amount(knowledge, lang, fl, by[fl]),
-              only=only[model][fl]) if fl in only.get(model, {})
-            else amount(knowledge, lang, fl, by[fl])) for fl in answer.room if fl in by]
-        lines.append(knowledge.catalogue[model].display + t(lang, "colon")
-                     + " · ".join(cells))
+            t(lang, "cell.none_fits") if fl not in by
+            else t(lang, "capacity.cell.only", amount=amount(knowledge, lang, fl, by[fl]),
+                   only=only[model][fl]) if fl in only.get(model, {})
+            else amount(knowledge, lang, fl, by[fl])) for fl in answer.room]
+        lines[model] = knowledge.catalogue[model].display + t(lang, "colon") + " · ".join(cells)
     return lines
 
 

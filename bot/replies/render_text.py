@@ -2,46 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry
 from mincards.bot.language import Language
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import bracket_lines, columns, lead, lead_caveats
+from mincards.bot.replies.lead import bracket_lines, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
-from mincards.bot.replies.render_budget import capacity_lines, capacity_summary, compare_rows
+from mincards.bot.replies.render_budget import capacity_lines, capacity_summary_of, shown_notes
+from mincards.bot.replies.render_entries import compare_groups, entry_groups, unsupported_text
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_words import (
-    count_text,
-    entry_heading,
     flavour_units,
     framework_list,
     join_words,
 )
 from mincards.bot.replies.typography import typeset
-
-
-def framework_line(knowledge: Knowledge, language: Language, entry: Entry,
-                   framework: str, flavours: Sequence[str] | None = None,
-                   fits: Mapping[str, bool | None] | None = None) -> str:
-    """'MindSpeed-LLM: Snt9B 16 cards, 2 nodes | Snt9B23 ...', on `flavours` (all by
-    default); with a budget's `fits` (flavour -> fits), each cell marked in place."""
-    hw = knowledge.hardware
-    name = knowledge.framework_names[framework]
-    if not entry.supports(framework):
-        return f"{name}{t(language, 'colon')}{t(language, 'not_supported')}"
-    cells = []
-    for fl in knowledge.table.flavours if flavours is None else flavours:
-        count = count_text(hw, language, fl, entry.count(framework, fl))
-        if knowledge.is_suspect(entry, framework, fl):
-            count = t(language, "cell.suspect", count=count)
-        elif fits is not None and fits.get(fl) is not None:
-            count = t(language, "cell.fits" if fits[fl] else "cell.over_budget", count=count)
-        cells.append(f"{hw.flavours[fl].display} {count}")
-    return f"{name}{t(language, 'colon')}" + " | ".join(cells)
 
 
 def help_text(knowledge: Knowledge, language: Language) -> str:
@@ -66,43 +43,15 @@ def _notes_block(knowledge: Knowledge, answer: Answer) -> list[str]:
 
 
 def _entries(knowledge: Knowledge, answer: Answer, rows: tuple[Entry, ...]) -> list[str]:
-    """Each entry with a line per framework, each line once: a framework or flavour the
-    question named narrows them to what was asked ("with mindspeed on 9b23": that one cell);
-    a framework that supports none of the entries is said once, below; entries whose lines are
-    the same share one heading ("full-parameter · 4K, 8K")."""
-    lang = answer.language
-    frameworks, flavours = columns(knowledge, answer)
-    supported = [fw for fw in frameworks if any(e.supports(fw) for e in rows)]
-    groups: list[tuple[list[str], list[str]]] = []  # (headings, their lines)
-    for entry in rows:
-        fits = answer.fits.get(entry.key) if answer.budget is not None else None
-        body = ["  " + framework_line(knowledge, lang, entry, fw, flavours,
-                                      fits.get(fw) if fits is not None else None)
-                for fw in supported]
-        if groups and groups[-1][1] == body:
-            groups[-1][0].append(entry_heading(knowledge, lang, entry))
-        else:
-            groups.append(([entry_heading(knowledge, lang, entry)], body))
+    """Each group of entries with a line per framework (bot/replies/render_entries.py), and
+    the frameworks that support none of them, once."""
     lines: list[str] = []
-    for headings, body in groups:
-        lines += ["", _headings(lang, headings), *body]
-    unsupported = [fw for fw in frameworks if fw not in supported]
-    if unsupported and rows:
-        lines += ["", t(lang, "blocks.unsupported", frameworks=framework_list(
-            knowledge, lang, unsupported))]
+    for group in entry_groups(knowledge, answer, rows):
+        lines += ["", group.heading, *(f"  {line}" for line in group.lines)]
+    unsupported = unsupported_text(knowledge, answer, rows)
+    if unsupported:
+        lines += ["", unsupported]
     return lines
-
-
-def _headings(language: Language, headings: list[str]) -> str:
-    """'full-parameter · 4K', or for entries said together 'full-parameter · 4K, 8K; LoRA ·
-    4K, 8K'."""
-    by_strategy: dict[str, list[str]] = {}
-    for heading in headings:
-        strategy, length = heading.rsplit(" · ", 1)
-        by_strategy.setdefault(strategy, []).append(length)
-    return t(language, "semicolon").join(
-        f"{strategy} · {t(language, 'list_sep').join(lengths)}"
-        for strategy, lengths in by_strategy.items())
 
 
 def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
@@ -156,26 +105,23 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
             lines += [f"    {line}" for line in model_lines]
     elif answer.intent == "capacity":
         # A line a model, biggest first, within the terminal's bound with the notes below.
-        summary = capacity_summary(knowledge, answer)
-        notes = _notes_block(knowledge, answer)
+        by_model = capacity_summary_of(knowledge, answer)
+        notes = _notes_block(knowledge, shown_notes(knowledge, answer, list(by_model)))
         room = MAX_CAPACITY_LINES - len(lines) - 1 - (len(notes) + 1 if notes else 0)
+        summary = list(by_model.values())
         if len(summary) > room:
             shown = max(room - 1, 0)
             summary = [*summary[:shown], t(lang, "capacity.more", count=len(summary) - shown)]
+            # Only the caveats the lines shown call for.
+            answer = shown_notes(knowledge, answer, list(by_model)[:shown])
+        else:
+            answer = shown_notes(knowledge, answer, list(by_model))
         lines += ["", *(f"- {line}" for line in summary)]
     elif answer.intent == "compare":
         # The lead says who needs fewer, length by length: below, only the rows that differ
         # or were asked for, each once.
-        differing = compare_rows(answer)
-        frameworks, flavours = columns(knowledge, answer)
-        headed: dict[str, list[str]] = {}
-        for entry in sorted(differing, key=lambda e: answer.models.index(e.model)):
-            # An entry heading once, then a line a model and framework: no line said twice.
-            headed.setdefault(entry_heading(knowledge, lang, entry), []).extend(
-                f"  {cat[entry.model].display} · "
-                f"{framework_line(knowledge, lang, entry, fw, flavours)}" for fw in frameworks)
-        for heading, entry_lines in headed.items():
-            lines += ["", heading, *entry_lines]
+        for group in compare_groups(knowledge, answer):
+            lines += ["", group.heading, *(f"  {line}" for line in group.lines)]
     elif answer.intent == "ambiguous":
         lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
     elif answer.intent == "not_found":

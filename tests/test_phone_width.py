@@ -1,0 +1,49 @@
+"""Every kind of reply reads on a phone: drawn as Slack roughly draws Block Kit
+(../shared/tools/blockkit_preview.py) in a real headless Chromium 420 px wide, no box of it is
+wider than the screen lets it be (a table cut off, a line that does not wrap)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from tests.conftest import ROOT, SHARED, needs_shared
+
+PREVIEW_TOOL = SHARED / "tools" / "blockkit_preview.py"
+
+
+def _previews() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("previews", ROOT / "tools" / "previews.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["previews"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_shared("tools", "blockkit_preview.py")
+def test_every_reply_reads_at_phone_width_without_scrolling_sideways() -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    # `make test` installs it (Debian's chromium), as it does redis-server.
+    assert chromium, "no chromium: apt-get install chromium"
+    previews = _previews()
+    phone = tuple(w for w in previews.WIDTHS if w[0] == "p")
+    measured = previews.measure(Path(PREVIEW_TOOL), chromium, phone)
+    assert len(measured) == len(previews.SCENES) + 2  # and the Home tab in both languages
+    assert {key: boxes for key, boxes in measured.items() if boxes} == {}
+
+
+@needs_shared("tools", "blockkit_preview.py")
+def test_the_measure_sees_a_reply_that_is_cut_off(tmp_path: Path) -> None:
+    """The check can fail: a five-column table, as replies were drawn before, is cut off."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "no chromium: apt-get install chromium"
+    previews = _previews()
+    cell = {"type": "raw_text", "text": "MindSpeed-LLM · Snt9B23 (DIE) 64 · 32 cards · 4 nodes"}
+    wide = {"blocks": [{"type": "table", "rows": [[cell] * 5] * 3}], "text": "t"}
+    html = tmp_path / "wide.html"
+    previews.render(Path(PREVIEW_TOOL), wide, 400, html)
+    assert previews.overflow(chromium, html, 420) > 0
