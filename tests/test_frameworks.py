@@ -53,7 +53,8 @@ def test_five_frameworks_answer_render_and_fit_slacks_limits(five: Engine) -> No
     assert row["mindspeed_mm"] == {"snt9b": 16, "snt9b23": 16}
     assert row["mindspeed_rl"] == {"snt9b": None, "snt9b23": None}
     text = render_text(five.knowledge, answer)
-    assert "MindSpeed-MM: Snt9B 16 cards, 2 nodes" in text and "MindSpeed-RL: not supported" in text
+    assert "MindSpeed-MM\n  LoRA · 4K: Snt9B 16 cards, 2 nodes" in text
+    assert "MindSpeed-RL: not supported for any of these." in text
     for question in ("qwen2.5-72b", "qwen2.5-72b lora on verl", "qwen 7b", "list", "help"):
         answer = five.ask(question)
         assert_valid_message(message(five.knowledge, answer, question=question, shareable=True))
@@ -63,8 +64,8 @@ def test_five_frameworks_answer_render_and_fit_slacks_limits(five: Engine) -> No
     blocks = message(five.knowledge, five.ask("qwen2-vl-7b"))["blocks"]
     numbers = [line for b in blocks if b["type"] == "section" and "text" in b
                for line in b["text"]["text"].split("\n")]
-    assert not any(line.startswith("MindSpeed-RL") for line in numbers)
-    assert any(line.startswith("MindSpeed-MM: Snt9B") for line in numbers)
+    assert not any("MindSpeed-RL" in line for line in numbers)
+    assert any(line.startswith("*MindSpeed-MM") for line in numbers)
     assert "MindSpeed-RL" in json.dumps([b for b in blocks if b["type"] == "context"])
 
 
@@ -75,7 +76,7 @@ def test_an_rl_question_is_answered_from_the_rl_frameworks_when_the_table_has_th
     assert answer.rows[0].count("verl", "snt9b") == 32
     text = render_text(five.knowledge, answer)
     # Only the RL frameworks' rows are shown: the others do not train with GRPO.
-    assert "VeRL: Snt9B 32 cards" in text and "MindSpeed-LLM:" not in text
+    assert "VeRL\n  LoRA · 4K: Snt9B 32 cards" in text and "MindSpeed-LLM" not in text
     assert five.ask("qwen2.5-72b dpo").intent == "not_covered"  # no framework here does DPO
     # Llama-Factory has a column but does not train with GRPO: no SFT numbers stand in.
     other = five.ask("qwen2.5-72b grpo on llama-factory")
@@ -93,8 +94,8 @@ def test_a_new_framework_needs_no_edit(data_copy: Path, tmp_path: Path) -> None:
     assert engine.knowledge.table.framework_ids == ("mindspeed_llm", "ascend_trainer_x")
     answer = engine.ask("qwen2.5-7b full on ascend trainer x")
     assert answer.intent == "lookup" and answer.frameworks == ("ascend_trainer_x",)
-    assert "Ascend-Trainer X: Snt9B 4 cards, 1 node | Snt9B23 8 DIE" in render_text(
-        engine.knowledge, answer)
+    assert ("Ascend-Trainer X\n  full-parameter · 4K: Snt9B 4 cards, 1 node | Snt9B23 8 DIE"
+            in render_text(engine.knowledge, answer))
 
 
 def test_one_framework(one: Engine) -> None:
@@ -147,7 +148,7 @@ def test_a_lacking_framework_beside_one_the_table_has(engine: Engine) -> None:
     assert answer.note("framework_not_in_table") is not None
     text = render_text(engine.knowledge, answer)
     # The framework named narrows the rows shown to it.
-    assert "MindSpeed-LLM: Snt9B 16 cards" in text and "Llama-Factory:" not in text
+    assert "MindSpeed-LLM\n  LoRA · 4K: Snt9B 16 cards" in text and "Llama-Factory\n" not in text
 
 
 @pytest.mark.parametrize(("question", "stage"), [

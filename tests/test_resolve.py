@@ -26,8 +26,10 @@ def test_lookup_numbers_come_from_the_table(engine: Engine) -> None:
     assert (row.count("mindspeed_llm", "snt9b"), row.count("mindspeed_llm", "snt9b23")) == (16, 16)
     assert (row.count("llama_factory", "snt9b"), row.count("llama_factory", "snt9b23")) == (32, 32)
     text = render_text(engine.knowledge, answer)
-    assert "MindSpeed-LLM: Snt9B 16 cards, 2 nodes | Snt9B23 16 DIE (8 cards), 1 node" in text
-    assert "Llama-Factory: Snt9B 32 cards, 4 nodes | Snt9B23 32 DIE (16 cards), 2 nodes" in text
+    assert ("MindSpeed-LLM\n  LoRA · 8K: Snt9B 16 cards, 2 nodes | Snt9B23 16 DIE (8 cards), "
+            "1 node") in text
+    assert ("Llama-Factory\n  LoRA · 8K: Snt9B 32 cards, 4 nodes | Snt9B23 32 DIE (16 cards), "
+            "2 nodes") in text
 
 
 def test_nodes_round_up(engine: Engine) -> None:

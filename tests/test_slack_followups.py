@@ -19,7 +19,7 @@ def reply(slack: SlackSender, emulator: SlackEmulator, event: dict[str, Any]) ->
 
 def test_a_dm_conversation(slack: SlackSender, emulator: SlackEmulator) -> None:
     first = reply(slack, emulator, direct_message("qwen2.5-72b", channel="D0100"))
-    assert "full-parameter · 4K\nMindSpeed-LLM: Snt9B 32 cards" in first["seen"]
+    assert "MindSpeed-LLM\nfull-parameter · 4K: Snt9B 32 cards" in first["seen"]
     lora = reply(slack, emulator, direct_message("and lora?", channel="D0100"))
     assert lora["text"].startswith("Qwen2.5-72B") and "full-parameter" not in lora["seen"]
     budget = reply(slack, emulator, direct_message("8卡够吗", channel="D0100"))

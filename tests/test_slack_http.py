@@ -61,8 +61,7 @@ def test_direct_message_is_answered_in_the_dm_in_chinese(
     (call,) = emulator.wait_for("chat.postMessage")
     assert call.params["channel"] == "D0001" and "thread_ts" not in call.params
     shown = seen(call.params)
-    assert ("全参 · 8K\nMindSpeed-LLM：Snt9B 64 张卡，8 个节点 | Snt9B23 64 DIE（32 张卡），"
-            "4 个节点") in shown
+    assert "全参 · 8K：Snt9B 64 张卡，8 个节点 | Snt9B23 64 DIE（32 张卡），4 个节点" in shown
     assert call.params["text"].startswith("Qwen2.5-72B 最少需要：Snt9B 上 32 张卡（4 个节点）")
     assert_valid_message(call.params)
 
@@ -126,7 +125,7 @@ def test_slash_command_answers_privately_with_a_share_button(
     assert p["response_type"] == "ephemeral" and not emulator.of("chat.postEphemeral")
     assert_valid_message(p)
     shown = seen(p)
-    assert "full-parameter · 4K\nMindSpeed-LLM: Snt9B 32 cards, 4 nodes" in shown
+    assert "MindSpeed-LLM\nfull-parameter · 4K: Snt9B 32 cards, 4 nodes" in shown
     assert "64 cards, 8 nodes" in shown
     share = [e for b in p["blocks"] if b["type"] == "actions" for e in b["elements"]
              if e["action_id"] == SHARE_ACTION]

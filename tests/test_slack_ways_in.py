@@ -146,7 +146,7 @@ def test_not_covered_buttons_answer_in_place(slack: SlackSender,
     assert offer["text"]["text"] == "full-parameter"
     update = click(slack, emulator, offer)
     assert update["text"].startswith("Mixtral-8x7B needs at least")
-    assert "full-parameter · 4K, 8K\nMindSpeed-LLM: Snt9B 16 cards" in seen(update)
+    assert "MindSpeed-LLM\nfull-parameter · 4K, 8K: Snt9B 16 cards" in seen(update)
 
 
 def test_not_found_offers_the_model_list_then_a_menu_answers(

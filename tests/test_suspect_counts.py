@@ -79,7 +79,8 @@ def test_pasteable_rows_mark_it(engine: Engine, fmt: str) -> None:
 
 def test_text_rows_mark_it_in_place(engine: Engine) -> None:
     text = render_text(engine.knowledge, engine.ask("qwen2-7b full 4k"))
-    assert "Llama-Factory: Snt9B 1 card, 1 node (likely a source error)" in text
+    assert ("Llama-Factory\n  full-parameter · 4K: Snt9B 1 card, 1 node (likely a source error)"
+            in text)
 
 
 @pytest.mark.parametrize(("text", "count", "unit"), [

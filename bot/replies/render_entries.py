@@ -3,12 +3,15 @@ Slack in mrkdwn with the lead's counts in bold.
 
 Lines, not a grid: Slack does not say how wide the client is, and a grid of frameworks ×
 flavours is cut off on a phone (and a table block stands below the feedback buttons). A line
-a framework wraps where the screen ends and reads the same at 900 px and 420 px.
+an entry wraps where the screen ends and reads the same at 900 px and 420 px. Under each
+framework (each model in a comparison), entries with the same counts share a line, and
+frameworks with the very same lines share a heading: no line is said twice.
 
-    full-parameter · 4K
-    MindSpeed-LLM: Snt9B 32 cards, 4 nodes | Snt9B23 32 DIE (16 cards), 2 nodes
-    LoRA · 4K, 8K                                  <- entries whose lines read the same
-    MindSpeed-LLM: Snt9B *16 cards, 2 nodes* | ...
+    MindSpeed-LLM
+      full-parameter · 4K: Snt9B 32 cards, 4 nodes | Snt9B23 32 DIE (16 cards), 2 nodes
+      LoRA · 4K, 8K: Snt9B *16 cards, 2 nodes* | Snt9B23 *16 DIE (8 cards), 1 node*
+    Llama-Factory
+      ...
 
 Each cell is marked in place: bold where the lead's answer is, "(fits)" or "(over budget)"
 for a budget, "(likely a source error)" for a count the table gets wrong (never bold).
@@ -27,7 +30,12 @@ from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import PLAIN, Style, columns, lows
 from mincards.bot.replies.render_budget import compare_rows
-from mincards.bot.replies.render_words import count_text, entry_heading, framework_list
+from mincards.bot.replies.render_words import (
+    count_text,
+    entry_heading,
+    framework_list,
+    join_words,
+)
 
 Cell = tuple[tuple[str, str, int], str, str]  # (entry key, framework, flavour)
 
@@ -97,19 +105,17 @@ def cell_text(knowledge: Knowledge, answer: Answer, entry: Entry, framework: str
     return text
 
 
-def framework_line(knowledge: Knowledge, answer: Answer, entry: Entry, framework: str,
-                   flavours: Sequence[str], style: Style = PLAIN,
-                   strong: Collection[Cell] = ()) -> str:
-    """'MindSpeed-LLM: Snt9B 16 cards, 2 nodes | Snt9B23 16 DIE (8 cards), 1 node'."""
-    lang = answer.language
-    name = style.text(knowledge.framework_names[framework])
+def cells_text(knowledge: Knowledge, answer: Answer, entry: Entry, framework: str,
+               flavours: Sequence[str], style: Style = PLAIN,
+               strong: Collection[Cell] = ()) -> str:
+    """'Snt9B 16 cards, 2 nodes | Snt9B23 16 DIE (8 cards), 1 node'; 'not supported' when the
+    framework has none of them."""
     if not entry.supports(framework):
-        return f"{name}{t(lang, 'colon')}{t(lang, 'not_supported')}"
-    cells = [f"{style.text(knowledge.flavour_display(fl))} "
-             + cell_text(knowledge, answer, entry, framework, fl, style,
-                         (entry.key, framework, fl) in strong)
-             for fl in flavours]
-    return f"{name}{t(lang, 'colon')}" + " | ".join(cells)
+        return t(answer.language, "not_supported")
+    return " | ".join(f"{style.text(knowledge.flavour_display(fl))} "
+                      + cell_text(knowledge, answer, entry, framework, fl, style,
+                                  (entry.key, framework, fl) in strong)
+                      for fl in flavours)
 
 
 def _headings(language: Language, headings: list[str]) -> str:
@@ -124,40 +130,58 @@ def _headings(language: Language, headings: list[str]) -> str:
         for strategy, lengths in by_strategy.items())
 
 
+def _said_once(units: Sequence[tuple[str, str, str, str]], language: Language,
+               style: Style) -> list[Group]:
+    """Units (who, what, kind, cells) said with no line twice: under each `who` (a framework,
+    or a model in a comparison), the `what`s (entries) whose cells are the same share a line
+    ('LoRA · 4K, 8K: ...'), lines of the same `kind` only; and whoever has the very same lines
+    shares a heading ('MindSpeed-LLM and Llama-Factory'). Every line names its entries, so none
+    can read like another."""
+    # who -> [(kind, cells) -> whats], in the order first met.
+    by_who: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for who, what, kind, cells in units:
+        by_who.setdefault(who, {}).setdefault((kind, cells), []).append(what)
+    # Each line once: (kind, whats, cells) -> the whos that say it.
+    whos: dict[tuple[str, tuple[str, ...], str], list[str]] = {}
+    for who, lines in by_who.items():
+        for (kind, cells), whats in lines.items():
+            whos.setdefault((kind, tuple(whats), cells), []).append(who)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for (kind, entries, cells), said_by in whos.items():
+        label = (f"{kind} · " if kind else "") + _headings(language, list(entries))
+        groups.setdefault(tuple(said_by), []).append(
+            f"{style.text(label)}{t(language, 'colon')}{cells}")
+    return [Group(style.text(join_words(language, list(said_by))), tuple(lines))
+            for said_by, lines in groups.items()]
+
+
 def entry_groups(knowledge: Knowledge, answer: Answer, rows: Sequence[Entry],
                  style: Style = PLAIN) -> list[Group]:
-    """A lookup's entries, a line a framework that supports any of them; entries whose lines
-    are the same share one heading ("full-parameter · 4K, 8K")."""
+    """A lookup's entries under each framework that supports any of them ('MindSpeed-LLM',
+    then 'full-parameter · 4K: Snt9B 32 cards, 4 nodes | ...'), no line said twice."""
     lang = answer.language
     frameworks, flavours = shown_columns(knowledge, answer)
     supported = [fw for fw in frameworks if any(e.supports(fw) for e in rows)]
     strong = stressed(knowledge, answer, rows)
-    groups: list[tuple[list[str], tuple[str, ...]]] = []
-    for entry in rows:
-        body = tuple(framework_line(knowledge, answer, entry, fw, flavours, style, strong)
-                     for fw in supported)
-        if groups and groups[-1][1] == body:
-            groups[-1][0].append(entry_heading(knowledge, lang, entry))
-        else:
-            groups.append(([entry_heading(knowledge, lang, entry)], body))
-    return [Group(style.text(_headings(lang, headings)), body) for headings, body in groups]
+    units = [(knowledge.framework_names[fw], entry_heading(knowledge, lang, e), "",
+              cells_text(knowledge, answer, e, fw, flavours, style, strong))
+             for fw in supported for e in rows]
+    return _said_once(units, lang, style)
 
 
 def compare_groups(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> list[Group]:
-    """A comparison's rows that differ or were asked for: an entry heading once, then a line a
-    model and framework."""
+    """A comparison's rows that differ or were asked for, under each model ('Qwen2.5-32B',
+    then 'Llama-Factory · LoRA · 4K: ...'); models whose lines are the same share them."""
     lang = answer.language
     cat = knowledge.catalogue
     rows = sorted(compare_rows(answer), key=lambda e: answer.models.index(e.model))
     frameworks, flavours = shown_columns(knowledge, answer)
     strong = stressed(knowledge, answer, rows)
-    headed: dict[str, list[str]] = {}
-    for entry in rows:
-        headed.setdefault(entry_heading(knowledge, lang, entry), []).extend(
-            f"{style.text(cat[entry.model].display)} · "
-            + framework_line(knowledge, answer, entry, fw, flavours, style, strong)
-            for fw in frameworks)
-    return [Group(style.text(heading), tuple(lines)) for heading, lines in headed.items()]
+    units = [(cat[e.model].display, entry_heading(knowledge, lang, e),
+              knowledge.framework_names[fw],
+              cells_text(knowledge, answer, e, fw, flavours, style, strong))
+             for e in rows for fw in frameworks]
+    return _said_once(units, lang, style)
 
 
 def unsupported_text(knowledge: Knowledge, answer: Answer, rows: Sequence[Entry]) -> str:

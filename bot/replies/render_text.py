@@ -71,6 +71,23 @@ def stand_in_lines(knowledge: Knowledge, answer: Answer) -> list[str]:
     return lines
 
 
+# A "which one?" names each choice on a line of its own up to this many; more are a line a family.
+MAX_CHOICE_LINES = 8
+
+
+def _choices(knowledge: Knowledge, answer: Answer) -> list[str]:
+    """The choices of a "which one?", a line each, or when there are many a line a series
+    (family, version and variant: 'Qwen2.5-VL-7B, Qwen2.5-VL-72B')."""
+    cat = knowledge.catalogue
+    if len(answer.candidates) <= MAX_CHOICE_LINES:
+        return [f"- {cat[c].display} ({c})" for c in answer.candidates]
+    series: dict[tuple[str, tuple[str, ...], str | None], list[str]] = {}
+    for key in answer.candidates:
+        info = cat[key]
+        series.setdefault((info.family, info.versions, info.variant), []).append(info.display)
+    return ["- " + t(answer.language, "list_sep").join(names) for names in series.values()]
+
+
 # A terminal reply for what fits a budget stays within this many lines unless every entry is
 # asked for (`every`, `mincards ask --all`).
 MAX_CAPACITY_LINES = 40
@@ -123,7 +140,7 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
         for group in compare_groups(knowledge, answer):
             lines += ["", group.heading, *(f"  {line}" for line in group.lines)]
     elif answer.intent == "ambiguous":
-        lines += [f"- {cat[c].display} ({c})" for c in answer.candidates]
+        lines += _choices(knowledge, answer)
     elif answer.intent == "not_found":
         lines += stand_in_lines(knowledge, answer)
         lines += [f"- {line}" for line in bracket_lines(knowledge, answer)]
