@@ -1,0 +1,71 @@
+"""Slack's own limits as the project's shared checker reads them (../shared/tools/
+blockkit_check.py: slack_sdk's models and what they skip): no message, Home tab or modal the
+bot makes, in any reply kind or language, is one Slack would refuse, and none draws a warning
+but the long notification of a comparison over every strategy."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bench.questions import questions
+from mincards.bot.answering.engine import Engine
+from mincards.bot.replies.render_blocks import message
+from mincards.bot.replies.render_views import answer_modal, ask_modal, home_view
+from tests.conftest import SHARED, needs_shared
+from tests.test_blocks import QUESTIONS
+
+CHECKER = SHARED / "tools" / "blockkit_check.py"
+
+
+@pytest.fixture(scope="module")
+def checker() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("blockkit_check", Path(CHECKER))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["blockkit_check"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_shared("tools", "blockkit_check.py")
+def test_every_reply_passes_slacks_checker(engine: Engine, checker: ModuleType) -> None:
+    asked = [*QUESTIONS, *(q for q, _ in questions(engine, 300))]
+    problems = []
+    for i, question in enumerate(asked):
+        answer = engine.ask(question)
+        for shape, payload in (
+                ("message", message(engine.knowledge, answer, question=question,
+                                    shareable=True, asked_by="U0123ABC")),
+                ("modal", answer_modal(engine.knowledge, answer))):
+            rep = checker.Report(f"{i}:{shape}", "message" if shape == "message" else "view")
+            if shape == "message":
+                checker.check_message(payload, rep)
+            else:
+                checker.check_view(payload, rep)
+            problems += [(question[:60], shape, e) for e in rep.errors]
+            # A warning, accepted: a comparison over every strategy says a line a strategy
+            # (all of it is the answer); every other notification is short.
+            problems += [(question[:60], shape, w) for w in rep.warnings
+                         if not (answer.intent == "compare" and not answer.strategies
+                                 and w.startswith("notification text is"))]
+    assert problems == []
+
+
+@needs_shared("tools", "blockkit_check.py")
+def test_the_home_tab_and_the_form_pass_slacks_checker(engine: Engine,
+                                                       checker: ModuleType) -> None:
+    problems = []
+    for language in ("en", "zh"):
+        views = [home_view(engine.knowledge, language), ask_modal(engine.knowledge, language),
+                 *(home_view(engine.knowledge, language, engine.form(language, m))
+                   for m in engine.knowledge.table.models())]
+        for view in views:
+            rep = checker.Report(language, "view")
+            checker.check_view(view, rep)
+            problems += [*rep.errors, *rep.warnings]
+    assert problems == []
