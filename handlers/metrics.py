@@ -13,13 +13,15 @@ Web API method): never a person's text or a model name someone typed.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
+import re
 import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # Acknowledgements must land within Slack's 3 s; replies within a few Slack round trips.
@@ -103,19 +105,64 @@ def connection(event: str) -> None:
     _METRICS.get("connections").labels(event).inc()
 
 
-def enable_multiprocess() -> Path:
+# prometheus_client's own sample files: counter_<pid>.db, histogram_<pid>.db, gauge_<mode>_<pid>.db.
+_SAMPLES = re.compile(r"(?:counter|histogram|summary|gauge_[a-z]+)_(\d+)\.db")
+# Held (flock) by the bot that serves this folder's samples, for as long as it runs.
+LOCK_NAME = "mincards-metrics.lock"
+
+
+class FolderInUse(Exception):
+    """Another live bot adds up the samples in this folder."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def claim(folder: Path) -> IO[bytes]:
+    """Hold the folder for this bot (and the workers it forks), or FolderInUse when another
+    live bot holds it: two bots adding up one folder would count each other's requests. Then
+    remove the sample files of processes that are gone (a previous run's), never another
+    program's files and never a live process's."""
+    lock = (folder / LOCK_NAME).open("ab")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise FolderInUse(str(folder)) from None
+    for path in folder.iterdir():
+        match = _SAMPLES.fullmatch(path.name)
+        if match and path.is_file() and not _alive(int(match.group(1))):
+            path.unlink(missing_ok=True)
+    return lock
+
+
+def enable_multiprocess() -> tuple[Path, IO[bytes]]:
     """Choose multiprocess mode for this process and those it forks (gunicorn's workers): a
-    fresh folder for their sample files, unless the operator named one."""
+    fresh folder for their sample files, unless the operator named one; held while it runs."""
     named = os.environ.get(MULTIPROC_ENV)
     if named:
         folder = Path(named)
         folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob("*.db"):  # a previous run's samples would be added in
-            stale.unlink()
     else:
         folder = Path(tempfile.mkdtemp(prefix="mincards-metrics-"))
         os.environ[MULTIPROC_ENV] = str(folder)
-    return folder
+    return folder, claim(folder)
+
+
+def worker_exited(pid: int) -> None:
+    """A worker is gone (recycled, signalled, reloaded): its live gauges no longer count. Its
+    counters stay, so totals never go back."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)
 
 
 def serve_metrics(host: str, port: int) -> None:

@@ -12,8 +12,9 @@ import logging
 import os
 import shutil
 import signal
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from mincards.bot.answering.engine import Engine
 from mincards.handlers.inflight import DRAIN_SECONDS
@@ -66,6 +67,8 @@ def _http(settings: Settings, engine: Engine) -> int:
             self.cfg.set("logger_class", SameLog)
             # gunicorn's runtime control socket (in $HOME) is not used here.
             self.cfg.set("control_socket_disable", True)
+            if settings.metrics_port is not None:
+                self.cfg.set("child_exit", _worker_exited)
 
         def load(self) -> Any:
             return make_runner
@@ -80,6 +83,13 @@ def _http(settings: Settings, engine: Engine) -> int:
                     settings.web_concurrency)
     Server().run()
     return 0
+
+
+def _worker_exited(_server: Any, worker: Any) -> None:
+    """gunicorn's master, when a worker is gone: its live gauges no longer count."""
+    from mincards.handlers import metrics
+
+    metrics.worker_exited(worker.pid)
 
 
 async def _socket_mode(settings: Settings, engine: Engine) -> None:
@@ -146,27 +156,56 @@ def check_redis(settings: Settings) -> None:
                 "answers (set REDIS_REQUIRED=true to stop here instead)", where, problem)
 
 
-def start_metrics(settings: Settings, mode: str) -> Path | None:
-    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches; the
-    folder of the workers' sample files when this process made it (removed at exit)."""
+@dataclass
+class MetricsFolder:
+    """The workers' sample files: who made the folder (only that process removes it, at its
+    exit: a worker that exits shares the code path out of gunicorn's run, and must not), and
+    the lock that keeps a second bot off it."""
+
+    path: Path
+    made: bool
+    owner: int
+    lock: IO[bytes]
+
+    def close(self) -> None:
+        if os.getpid() != self.owner:
+            return  # a worker leaving: the master and the other workers still count here
+        self.lock.close()
+        if self.made:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+def start_metrics(settings: Settings, mode: str) -> MetricsFolder | None:
+    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches; in HTTP
+    mode the folder of the workers' sample files."""
     if settings.metrics_port is None:
         return None
     from mincards.handlers import metrics
 
-    made = None
+    folder = None
     if mode == "http":
         # gunicorn's workers are processes of their own: each writes its samples to files
         # that this process (which serves /metrics) adds up.
         named = os.environ.get(metrics.MULTIPROC_ENV)
-        folder = metrics.enable_multiprocess()
-        made = None if named else folder
+        try:
+            path, lock = metrics.enable_multiprocess()
+        except metrics.FolderInUse as exc:
+            raise SettingsError(f"another running bot counts its metrics in {exc} "
+                                f"({metrics.MULTIPROC_ENV}): give this one a folder of its "
+                                f"own") from None
+        except OSError as exc:
+            raise SettingsError(f"cannot use {metrics.MULTIPROC_ENV} for metrics: "
+                                f"{exc.strerror or exc}") from None
+        folder = MetricsFolder(path, not named, os.getpid(), lock)
     try:
         metrics.serve_metrics(settings.metrics_host, settings.metrics_port)
     except OSError as exc:
+        if folder is not None:
+            folder.close()
         raise SettingsError(f"cannot listen for metrics on {settings.metrics_host}:"
                             f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
                             f"{exc.strerror or exc}") from None
-    return made
+    return folder
 
 
 def serve(requested: str = "auto") -> int:
@@ -181,4 +220,4 @@ def serve(requested: str = "auto") -> int:
         return _socket(settings, engine) if mode == "socket" else _http(settings, engine)
     finally:
         if samples is not None:
-            shutil.rmtree(samples, ignore_errors=True)
+            samples.close()

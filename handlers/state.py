@@ -241,6 +241,8 @@ def redis_problem(url: str, timeout: float = 2.0) -> str | None:
         return f"it answered with an error ({type(exc).__name__})"
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
         return f"it cannot be reached ({type(exc).__name__})"
+    except redis.RedisError as exc:  # bytes that are not Redis' protocol, and the like
+        return f"it does not answer as Redis does ({type(exc).__name__})"
     finally:
         client.close()
     return None

@@ -1,0 +1,196 @@
+"""Metrics under gunicorn hold through what operators and gunicorn do every day: a worker that
+exits (signalled, recycled) is replaced and the bot keeps answering and counting; a reload keeps
+the counts; a folder named for the samples keeps every file that is not a gone process's own,
+and a second bot on it is refused in one line. And a Redis that answers with bytes that are not
+Redis' protocol is one line at start, not a traceback."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, Bot, free_port, running_bot
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender, mention
+from tests.test_metrics import scrape, value
+
+
+def workers(master: int) -> set[int]:
+    """The live child processes of `master` (gunicorn's workers)."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its ')'.
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == master and fields[0] != "Z":
+            out.add(int(entry.name))
+    return out
+
+
+def wait_for_workers(master: int, count: int, without: set[int] = frozenset()) -> set[int]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        now = workers(master) - without
+        if len(now) >= count:
+            time.sleep(0.5)  # booted, not just forked
+            return now
+        time.sleep(0.1)
+    raise AssertionError(f"{count} workers did not come up")
+
+
+def answer_all(bot: Bot, emulator: SlackEmulator, count: int, tag: str) -> None:
+    sender = SlackSender(bot.base_url, SIGNING_SECRET)
+    for i in range(count):
+        assert sender.event(mention("qwen2.5-7b lora", channel=f"C{tag}{i}")).status == 200
+    for i in range(count):
+        emulator.wait_for_channel(f"C{tag}{i}")
+
+
+def errors(stderr: str) -> int:
+    """The error lines the bot ended with (its log's INFO lines before them aside)."""
+    return sum(line.startswith("mincards: error:") for line in stderr.splitlines())
+
+
+@pytest.fixture()
+def metrics_port() -> int:
+    return free_port()
+
+
+@pytest.fixture()
+def bot(emulator: SlackEmulator, tmp_path: Path, metrics_port: int) -> Iterator[Bot]:
+    with running_bot(emulator, tmp_path, extra_env={
+            "WEB_CONCURRENCY": "2", "METRICS_PORT": str(metrics_port)}) as running:
+        yield running
+
+
+def test_a_worker_that_exits_is_replaced_and_the_bot_keeps_answering_and_counting(
+        bot: Bot, emulator: SlackEmulator, metrics_port: int) -> None:
+    master = bot.process.pid
+    first = wait_for_workers(master, 2)
+    emulator.reset()
+    answer_all(bot, emulator, 4, "BEFORE")
+    before = value(scrape(metrics_port), "mincards_requests_total", outcome="accepted")
+    gone = min(first)
+    os.kill(gone, signal.SIGTERM)
+    wait_for_workers(master, 2, without={gone})
+    assert bot.process.poll() is None, bot.log_text()
+    answer_all(bot, emulator, 10, "AFTER")
+    time.sleep(0.3)
+    after = value(scrape(metrics_port), "mincards_requests_total", outcome="accepted")
+    assert after >= before + 10  # the gone worker's counts stay, the new one's add up
+    assert "Worker failed to boot" not in bot.log_text()
+
+
+def test_a_reload_keeps_counting(bot: Bot, emulator: SlackEmulator, metrics_port: int) -> None:
+    master = bot.process.pid
+    first = wait_for_workers(master, 2)
+    emulator.reset()
+    answer_all(bot, emulator, 3, "PRE")
+    os.kill(master, signal.SIGHUP)  # new workers, the old ones leave
+    deadline = time.monotonic() + 30
+    while workers(master) & first and time.monotonic() < deadline:
+        time.sleep(0.1)
+    wait_for_workers(master, 2)
+    base = value(scrape(metrics_port), "mincards_requests_total", outcome="accepted")
+    assert base >= 3
+    answer_all(bot, emulator, 8, "POST")
+    time.sleep(0.3)
+    assert value(scrape(metrics_port), "mincards_requests_total",
+                 outcome="accepted") >= base + 8
+    assert bot.process.poll() is None
+
+
+def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
+        emulator: SlackEmulator, tmp_path: Path) -> None:
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    (folder / "important.db").write_bytes(b"another program's")
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (folder / f"counter_{dead.pid}.db").write_bytes(b"x")  # a gone process's samples
+    (folder / f"counter_{os.getpid()}.db").write_bytes(b"x")  # a live one's: not ours to drop
+    env = {"WEB_CONCURRENCY": "2", "METRICS_PORT": str(free_port()),
+           "PROMETHEUS_MULTIPROC_DIR": str(folder)}
+    with running_bot(emulator, tmp_path, extra_env=env):
+        assert (folder / "important.db").read_bytes() == b"another program's"
+        assert not (folder / f"counter_{dead.pid}.db").exists()
+        assert (folder / f"counter_{os.getpid()}.db").exists()
+        second = subprocess.run(
+            [str(MINCARDS), "serve"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+            env={"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
+                 "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
+                 "HOST": "127.0.0.1", "PORT": str(free_port()),
+                 "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder)},
+            check=False)
+    assert second.returncode == 2
+    assert "another running bot counts its metrics" in second.stderr
+    assert "Traceback" not in second.stderr and errors(second.stderr) == 1
+    # The folder the operator named stays, with what was not the bot's.
+    assert (folder / "important.db").exists()
+
+
+class Garbage:
+    """A TCP port that answers anything with bytes that are not Redis' protocol."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.recv(1024)
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n\x00\xff garbage\r\n")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.mark.parametrize("required", [True, False])
+def test_a_redis_that_answers_garbage_is_one_line_at_start(
+        emulator: SlackEmulator, tmp_path: Path, required: bool) -> None:
+    garbage = Garbage()
+    try:
+        env = {"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
+               "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
+               "HOST": "127.0.0.1", "PORT": str(free_port()),
+               "REDIS_URL": f"redis://127.0.0.1:{garbage.port}/0",
+               "REDIS_REQUIRED": "true" if required else "false"}
+        if required:
+            result = subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
+                                    capture_output=True, text=True, timeout=60, check=False)
+            assert result.returncode == 2
+            assert "does not answer as Redis does" in result.stderr
+            assert "Traceback" not in result.stderr
+            assert errors(result.stderr) == 1
+        else:
+            with running_bot(emulator, tmp_path, extra_env={
+                    "REDIS_URL": env["REDIS_URL"], "REDIS_REQUIRED": "false"}) as bot:
+                emulator.reset()
+                answer_all(bot, emulator, 2, "GARBAGE")
+                log = bot.log_text()
+            assert "does not answer as Redis does" in log and "Traceback" not in log
+    finally:
+        garbage.close()
