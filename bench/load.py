@@ -144,7 +144,7 @@ def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
         form = {"command": "/mincards", "text": question, "channel_id": channel,
                 "user_id": "U0001", "team_id": "T0001",
                 "response_url": emulator.response_url(channel),
-                "trigger_id": "1.2.3", "api_app_id": "A0001", "token": "legacy"}
+                "trigger_id": f"{index}.1.load", "api_app_id": "A0001", "token": "legacy"}
         return channel, urlencode(form).encode(), "application/x-www-form-urlencoded"
     body = json.dumps(event_callback(mention(question, channel=channel))).encode()
     return channel, body, "application/json"

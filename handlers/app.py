@@ -31,6 +31,7 @@ from mincards.handlers.observe import observe_middleware
 from mincards.handlers.replies import (
     TIMEOUT_SECONDS,
     CountingWebClient,
+    ResponseUrls,
     SlackUnreachable,
     http_session,
     retry_handlers,
@@ -86,7 +87,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
-                        session)
+                        session, response_urls=ResponseUrls.for_api(settings.slack_api_url))
     for surface in SURFACES:
         surface.register(app, services)
 

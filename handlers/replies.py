@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import SplitResult, urlsplit
 
 import aiohttp
 from slack_sdk.errors import SlackApiError
@@ -55,9 +57,48 @@ def http_session() -> aiohttp.ClientSession:
         timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS))
 
 
+# Where Slack's response URLs point (docs.slack.dev, "Handling user interaction"): https only.
+SLACK_RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
+_SLACK_API_HOSTS = ("slack.com", "slack-gov.com")
+
+
+@dataclass(frozen=True)
+class ResponseUrls:
+    """Which response URLs a reply may be posted to: Slack's, and the origin of SLACK_API_URL
+    when it points somewhere other than Slack (a local emulator of Slack). A signed request's
+    response_url is still a URL someone else wrote: never a way into this network."""
+
+    also: tuple[str, str, int] | None = None  # (scheme, host, port)
+
+    @classmethod
+    def for_api(cls, api_url: str) -> ResponseUrls:
+        parsed = urlsplit(api_url)
+        host = (parsed.hostname or "").lower()
+        if host in _SLACK_API_HOSTS or host.endswith(tuple(f".{h}" for h in _SLACK_API_HOSTS)):
+            return cls()
+        return cls((parsed.scheme, host, _port(parsed)))
+
+    def allows(self, url: str) -> bool:
+        try:
+            parsed = urlsplit(url)
+            origin = (parsed.scheme, (parsed.hostname or "").lower(), _port(parsed))
+        except ValueError:  # a port that is not a number, an unclosed [
+            return False
+        if parsed.username or parsed.password:
+            return False
+        if origin[0] == "https" and origin[1] in SLACK_RESPONSE_HOSTS and origin[2] == 443:
+            return True
+        return self.also is not None and origin == self.also
+
+
+def _port(parsed: SplitResult) -> int:
+    return parsed.port or (443 if parsed.scheme == "https" else 80)
+
+
 async def post_to_response_url(url: str, payload: dict[str, Any],
                                session: aiohttp.ClientSession | None = None) -> bool:
-    """POST a reply to an interaction's response URL; False (and logged) if it did not land."""
+    """POST a reply to an interaction's response URL; False (and logged) if it did not land.
+    The caller has checked the URL is Slack's (ResponseUrls)."""
     client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS, session=session,
                                 retry_handlers=retry_handlers())
     try:

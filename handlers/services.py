@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
 from mincards.bot.answering.engine import Engine
+from mincards.handlers import metrics
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
 from mincards.handlers.inflight import InFlight
 from mincards.handlers.people import Locales
-from mincards.handlers.replies import post_to_response_url
+from mincards.handlers.replies import ResponseUrls, post_to_response_url
+
+log = logging.getLogger(__name__)
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or "no host"
+    except ValueError:
+        return "not a URL"
 
 
 @dataclass(frozen=True)
@@ -22,6 +34,7 @@ class Services:
     inflight: InFlight
     session: aiohttp.ClientSession  # the process's connections to Slack
     locales: Locales = field(default_factory=Locales)  # people's languages, from users.info
+    response_urls: ResponseUrls = field(default_factory=ResponseUrls)  # where replies may go
 
     @property
     def answering(self) -> Answering:
@@ -29,7 +42,14 @@ class Services:
         return self.conversations.answering
 
     async def respond(self, url: str, payload: dict[str, Any]) -> bool:
-        """Post to an interaction's response URL over the shared connections."""
+        """Post to an interaction's response URL over the shared connections: only a URL of
+        Slack's (a request can name any URL as its response_url); another is refused,
+        counted and logged by its host alone."""
+        if not self.response_urls.allows(url):
+            metrics.slack_call("response_url", "refused")
+            log.warning("refused a response_url outside Slack's hosts (%.80s)",
+                        _host(url))
+            return False
         return await post_to_response_url(url, payload, self.session)
 
     async def close(self) -> None:

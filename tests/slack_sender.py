@@ -9,6 +9,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+import uuid
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -57,7 +58,7 @@ class SlackSender:
         form = {"token": "legacy", "team_id": TEAM, "team_domain": "test",
                 "channel_id": "C0001", "channel_name": "general", "user_id": "U0001",
                 "user_name": "asker", "command": "/mincards", "text": text,
-                "response_url": response_url, "trigger_id": "1.2.3", "api_app_id": "A0001",
+                "response_url": response_url, "trigger_id": new_trigger(), "api_app_id": "A0001",
                 **fields}
         return self.post(urlencode(form), "application/x-www-form-urlencoded")
 
@@ -71,6 +72,11 @@ def event_callback(event: dict[str, Any], event_id: str | None = None) -> dict[s
             "type": "event_callback", "event_id": event_id or f"Ev{next(_ids):08d}",
             "event_time": int(time.time()),
             "authorizations": [{"team_id": TEAM, "user_id": BOT_USER, "is_bot": True}]}
+
+
+def new_trigger() -> str:
+    """A trigger id as Slack makes them: one per interaction, never sent twice."""
+    return f"{next(_ids)}.{int(time.time())}.{uuid.uuid4().hex[:24]}"
 
 
 def new_ts() -> str:
@@ -94,7 +100,7 @@ def block_action(value: str, action_id: str, response_url: str, *, ephemeral: bo
                  message_ts: str = "1700000000.000001", channel: str = "C0001") -> dict[str, Any]:
     return {"type": "block_actions", "user": {"id": "U0001", "team_id": TEAM},
             "team": {"id": TEAM}, "api_app_id": "A0001", "token": "legacy",
-            "trigger_id": "1.2.3", "channel": {"id": channel},
+            "trigger_id": new_trigger(), "channel": {"id": channel},
             "container": {"type": "message", "message_ts": message_ts, "channel_id": channel,
                           "is_ephemeral": ephemeral},
             "response_url": response_url,

@@ -5,7 +5,9 @@ reach a count. And Slack's ordinary failures are one log line naming the method.
 from __future__ import annotations
 
 import asyncio
+import http.server
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +19,7 @@ import pytest
 from mincards.bot.replies.render_views import ASK_VIEW, BUDGET_INPUT, MODEL_INPUT, SEQ_INPUT
 from tests.bot_process import Bot, running_bot
 from tests.slack_emulator import Fault, SlackEmulator
-from tests.slack_sender import SlackSender, block_action, mention
+from tests.slack_sender import SlackSender, block_action, mention, new_trigger
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -25,7 +27,7 @@ FORM = "application/x-www-form-urlencoded"
 def _view_submission(values: dict[str, Any], private_metadata: Any = '{"l":"en"}'
                      ) -> dict[str, Any]:
     return {"type": "view_submission", "team": {"id": "T0001"}, "user": {"id": "U0001"},
-            "api_app_id": "A0001", "token": "legacy", "trigger_id": "1.2.3",
+            "api_app_id": "A0001", "token": "legacy", "trigger_id": new_trigger(),
             "view": {"id": "V1", "type": "modal", "callback_id": ASK_VIEW,
                      "private_metadata": private_metadata,
                      "state": {"values": values}}}
@@ -104,17 +106,75 @@ def test_a_forged_true_count_never_shows(slack: SlackSender, emulator: SlackEmul
     assert "True" not in shown and "False" not in shown and "Qwen2.5-72B" in shown
 
 
-def test_a_dead_response_url_is_one_log_line_naming_it(slack: SlackSender, bot: Bot,
-                                                       emulator: SlackEmulator) -> None:
-    before = len(bot.log_text())
-    reply = slack.command("qwen2.5-7b lora", "http://127.0.0.1:9/dead")
-    assert reply.status == 200
-    emulator.wait_for("chat.postEphemeral")  # the fallback still answers
-    time.sleep(0.3)
-    log = bot.log_text()[before:]
-    assert "Traceback" not in log
-    line = next(x for x in log.splitlines() if "response URL post failed" in x)
+def test_a_dead_response_url_is_one_log_line_naming_it(caplog: pytest.LogCaptureFixture) -> None:
+    from mincards.handlers.replies import post_to_response_url
+
+    with caplog.at_level("ERROR"):
+        landed = asyncio.run(post_to_response_url("http://127.0.0.1:9/dead", {"text": "t"}))
+    assert landed is False
+    (line,) = [r.getMessage() for r in caplog.records if "response URL post failed" in
+               r.getMessage()]
     assert "ClientConnectorError" in line or "Connect" in line
+
+
+def test_a_response_url_outside_slack_is_refused_and_the_answer_still_arrives(
+        slack: SlackSender, bot: Bot, emulator: SlackEmulator) -> None:
+    """A signed command may name any URL as its response_url: the bot posts only to Slack's
+    (and here the emulator's, which SLACK_API_URL names), never into its own network."""
+    hits: list[str] = []
+
+    class Internal(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            return
+
+    internal = http.server.HTTPServer(("127.0.0.1", 0), Internal)
+    threading.Thread(target=internal.serve_forever, daemon=True).start()
+    try:
+        before = len(bot.log_text())
+        port = internal.server_address[1]
+        for url in (f"http://127.0.0.1:{port}/internal/admin",
+                    f"https://user:pw@127.0.0.1:{port}/x", "ftp://hooks.slack.com/x",
+                    "http://hooks.slack.com/commands/x", "https://[::1"):
+            emulator.reset()
+            assert slack.command("qwen2.5-7b lora", url).status == 200
+            # Answered anyway, privately, through the Web API.
+            emulator.wait_for("chat.postEphemeral")
+        time.sleep(0.3)
+    finally:
+        internal.shutdown()
+        internal.server_close()
+    assert hits == []
+    log = bot.log_text()[before:]
+    assert log.count("refused a response_url outside Slack's hosts") == 5
+    assert "pw" not in log and "Traceback" not in log
+
+
+def test_a_replayed_share_click_or_command_acts_once(slack: SlackSender, bot: Bot,
+                                                     emulator: SlackEmulator) -> None:
+    """Slack never sends an interaction twice: a copy within the signature's five minutes is
+    a replay, acknowledged and not acted on again."""
+    from mincards.bot.answering.followup import FollowUp
+    from mincards.bot.replies.render_blocks import SHARE_ACTION
+
+    emulator.reset()
+    share = block_action(FollowUp(language="en", text="qwen2.5-7b lora").encode(), SHARE_ACTION,
+                         emulator.response_url("CSHARE"), ephemeral=True, channel="CSHARE")
+    for _ in range(3):
+        assert _post(slack, share)[0] == 200
+    form = {"token": "legacy", "team_id": "T0001", "channel_id": "CREPLAY", "user_id": "U0001",
+            "command": "/mincards", "text": "qwen2.5-7b lora", "trigger_id": new_trigger(),
+            "response_url": emulator.response_url("CREPLAY"), "api_app_id": "A0001"}
+    for _ in range(3):
+        assert slack.post(urlencode(form), FORM).status == 200
+    time.sleep(1.0)
+    assert len([c for c in emulator.of("chat.postMessage")
+                if emulator.channel_of(c) == "CSHARE"]) == 1
+    assert len(emulator.to_channel("CREPLAY")) == 1
 
 
 def test_a_refused_web_api_call_is_one_line_naming_the_method(slack: SlackSender, bot: Bot,

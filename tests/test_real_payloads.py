@@ -46,11 +46,19 @@ _serial = iter(range(1, 10**6))
 
 def _body(path: Path, response_url: str) -> tuple[bytes, str]:
     text = path.read_text(encoding="utf-8").replace("{{RESPONSE_URL}}", response_url)
+    # The fixtures share trigger ids, as they share event ids; Slack never sends one twice
+    # (and the bot acts on an interaction once).
+    serial = next(_serial)
     if path.name.endswith(".payload.json"):
-        return urllib.parse.urlencode({"payload": text}).encode(), \
+        payload = json.loads(text)
+        if isinstance(payload.get("trigger_id"), str):
+            payload["trigger_id"] = f"{payload['trigger_id']}-{serial}"
+        return urllib.parse.urlencode({"payload": json.dumps(payload)}).encode(), \
             "application/x-www-form-urlencoded"
     if path.suffix == ".form":
-        return text.strip().encode(), "application/x-www-form-urlencoded"
+        form = urllib.parse.parse_qsl(text.strip(), keep_blank_values=True)
+        form = [(k, f"{v}-{serial}" if k == "trigger_id" else v) for k, v in form]
+        return urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded"
     data: dict[str, Any] = json.loads(text)
     if "event_id" in data:  # Bolt's fixtures share ids; Slack never sends one twice
         data["event_id"] = f"{data['event_id']}-{next(_serial)}"

@@ -12,7 +12,7 @@ from tests.blockkit import assert_valid_modal, seen
 from tests.bot_process import APP_TOKEN, BOT_TOKEN, Bot, running_bot
 from tests.conftest import assert_no_secrets
 from tests.slack_emulator import SlackEmulator, wait_until
-from tests.slack_sender import event_callback, mention
+from tests.slack_sender import event_callback, mention, new_trigger
 from tests.test_views import state
 
 
@@ -80,7 +80,7 @@ def test_the_ask_form_is_answered_in_the_socket_acknowledgement(bot: Bot,
     """Over Socket Mode a modal's answer travels in the envelope's ack, as Slack expects."""
     submission = {"type": "view_submission", "user": {"id": "U0001", "team_id": "T0001"},
                   "team": {"id": "T0001"}, "api_app_id": "A0001", "token": "legacy",
-                  "trigger_id": "1.2.3",
+                  "trigger_id": new_trigger(),
                   "view": {"id": "V1", "type": "modal", **state("glm4-9b", "full", "8192")}}
     envelope = emulator.send_envelope("interactive", submission)
     ack = wait_until(lambda: emulator.ws_acks.get(envelope), 10, "no ack")
@@ -101,7 +101,7 @@ def test_slash_commands_on_a_slow_slack_are_all_acknowledged_in_time(
                 command = {"command": "/mincards", "text": "qwen2.5-72b lora 8k",
                            "channel_id": f"CSLOW{i}", "user_id": "U0001", "team_id": "T0001",
                            "response_url": emulator.response_url(f"CSLOW{i}"),
-                           "trigger_id": "1.2.3",
+                           "trigger_id": new_trigger(),
                            "api_app_id": "A0001", "token": "legacy"}
                 sent[emulator.send_envelope("slash_commands", command)] = time.monotonic()
             acked = wait_until(lambda: all(emulator.acked_at(e) for e in sent) and sent, 10,

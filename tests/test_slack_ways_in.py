@@ -23,18 +23,20 @@ from tests.blockkit import assert_valid_home, assert_valid_message, assert_valid
 from tests.bot_process import Bot
 from tests.conftest import NO_SHARED, SHARED
 from tests.slack_emulator import SlackEmulator
-from tests.slack_sender import TEAM, SlackSender, block_action, mention
+from tests.slack_sender import TEAM, SlackSender, block_action, mention, new_trigger
 from tests.test_views import state
 
 PAYLOADS = SHARED / "real-payloads"
 
 
 def real(name: str, **changes: Any) -> dict[str, Any]:
-    """A payload as Slack sends it (../shared/real-payloads), with our callback_id."""
+    """A payload as Slack sends it (../shared/real-payloads), with our callback_id and a
+    trigger id of its own (the fixtures share theirs; Slack never sends one twice)."""
     path = PAYLOADS / name
     if not path.exists():
         pytest.skip(NO_SHARED)
-    return {**json.loads(path.read_text(encoding="utf-8")), **changes}
+    return {**json.loads(path.read_text(encoding="utf-8")), "trigger_id": new_trigger(),
+            **changes}
 
 
 def buttons(params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -69,10 +71,11 @@ def ask(slack: SlackSender, emulator: SlackEmulator, text: str) -> dict[str, Any
 def test_global_shortcut_opens_the_form_in_the_persons_language(
         slack: SlackSender, emulator: SlackEmulator) -> None:
     emulator.locales["W111"] = "zh-CN"
-    reply = slack.action(real("ia_global_shortcut.payload.json", callback_id=ASK_SHORTCUT))
+    shortcut = real("ia_global_shortcut.payload.json", callback_id=ASK_SHORTCUT)
+    reply = slack.action(shortcut)
     assert reply.status == 200
     (opened,) = emulator.wait_for("views.open")
-    assert opened.params["trigger_id"] == "111.111.xxxxxx"
+    assert opened.params["trigger_id"] == shortcut["trigger_id"]
     view = opened.params["view"]
     assert_valid_modal(view)
     assert view["callback_id"] == ASK_VIEW and view["title"]["text"] == "最小卡数"
@@ -83,7 +86,7 @@ def test_the_form_opens_within_the_triggers_three_seconds_on_a_slow_slack(
     emulator.latency = 0.8  # every Web API call, users.info included
     try:
         sent = time.monotonic()
-        slack.action({"type": "shortcut", "callback_id": ASK_SHORTCUT, "trigger_id": "9.9.9",
+        slack.action({"type": "shortcut", "callback_id": ASK_SHORTCUT, "trigger_id": new_trigger(),
                       "user": {"id": "USLOW", "team_id": TEAM}, "team": {"id": TEAM},
                       "token": "legacy", "action_ts": "1.2"})
         (opened,) = emulator.wait_for("views.open")
@@ -111,6 +114,7 @@ def test_a_budget_the_form_cannot_read_is_said_at_the_field(slack: SlackSender) 
     body = json.loads(slack.action(payload).body)
     assert body["response_action"] == "errors" and BUDGET_INPUT in body["errors"]
     payload["view"] = {**payload["view"], **state(None)}
+    payload["trigger_id"] = new_trigger()  # another submission
     body = json.loads(slack.action(payload).body)
     assert body["response_action"] == "errors" and MODEL_INPUT in body["errors"]
 
@@ -186,7 +190,7 @@ def test_home_menu_answers_on_the_home_tab(slack: SlackSender, emulator: SlackEm
     value = FollowUp(language="zh", model="qwen3-8b").encode()
     payload = {"type": "block_actions", "user": {"id": "UHOME", "team_id": TEAM},
                "team": {"id": TEAM}, "api_app_id": "A0001", "token": "legacy",
-               "trigger_id": "1.2.3", "container": {"type": "view", "view_id": "V1"},
+               "trigger_id": new_trigger(), "container": {"type": "view", "view_id": "V1"},
                "view": {"id": "V1", "type": "home"},
                "actions": [{"type": "static_select", "action_id": HOME_CHOOSE_ACTION,
                             "block_id": "b", "action_ts": "1.1",
