@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from mincards.bot.errors import MincardsError
 
 if TYPE_CHECKING:
+    from mincards.bot.facts.knowledge import Knowledge
     from mincards.bot.facts.table import Table
+    from mincards.bot.importing.page_watch import WatchState
 
 DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
                  "(default: $MINCARDS_DATA, else the package's own)")
@@ -199,19 +201,30 @@ def _check_page(args: argparse.Namespace) -> int:
     """0: the page's table is the one in use; 1: it differs (the diff printed, and posted once
     per distinct change with --post-to); 2: an error (one line on stderr)."""
     from mincards.bot.facts.knowledge import load_knowledge
-    from mincards.bot.importing.importer import import_table
-    from mincards.bot.importing.page_watch import (
-        WatchState,
-        change_digest,
-        default_state_path,
-        fetch_page,
-    )
-    from mincards.bot.importing.table_diff import diff_tables, diff_text
+    from mincards.bot.importing.page_fetch import check_timeout, check_url, shown
+    from mincards.bot.importing.page_watch import WatchState, default_state_path
 
+    check_timeout(args.timeout)
+    check_url(args.url)
+    url = shown(args.url)  # as printed, remembered and posted: never with its password
     knowledge = load_knowledge()
     state = WatchState(Path(args.state) if args.state else default_state_path())
-    remembered = state.of(args.url)
+    try:
+        return _check_held_page(args, state, knowledge, url)
+    finally:
+        state.close()
+
+
+def _check_held_page(args: argparse.Namespace, state: WatchState, knowledge: Knowledge,
+                     url: str) -> int:
+    from mincards.bot.importing.importer import import_table
+    from mincards.bot.importing.page_watch import change_digest, fetch_page
+    from mincards.bot.importing.table_diff import diff_tables, diff_text
+
+    remembered = state.of(url)
     fetched = fetch_page(args.url, remembered, timeout=args.timeout)
+    if fetched.redirects:
+        print(f"{url} redirected to {' -> '.join(fetched.redirects)}", file=sys.stderr)
     page = import_table(fetched.text, knowledge.vocabulary, knowledge.hardware.flavours)
     diff = diff_tables(knowledge.table, page)
     flavours = {k: v.display for k, v in knowledge.hardware.flavours.items()}
@@ -223,13 +236,14 @@ def _check_page(args: argparse.Namespace) -> int:
 
         headline = (f"The ModelArts minimum-cards page ({page.source.date_text()}) differs from "
                     f"the table in use ({knowledge.table.source.date_text()})")
-        post_summary(args.post_to, summary_text(args.url, headline, text))
+        post_summary(args.post_to, summary_text(url, headline, text))
         remembered.posted.append(digest)
         posted = True
     state.save()
     if args.json:
-        print(json.dumps({"url": args.url, "status": "differs" if digest else "same",
+        print(json.dumps({"url": url, "status": "differs" if digest else "same",
                           "not_modified": fetched.not_modified, "change": digest,
+                          "redirects": list(fetched.redirects),
                           "posted": posted, "diff": diff.json()}, ensure_ascii=False))
     else:
         print(text if digest else f"the page matches the table in use "

@@ -9,28 +9,33 @@ posted, so each distinct change is announced once.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import stat
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from mincards.bot.errors import MincardsError
 from mincards.bot.facts.table import MAX_FILE_BYTES
+from mincards.bot.importing.page_fetch import (
+    PageFetchError,
+    decode,
+    fetch,
+    shown,
+    validators,
+)
 from mincards.bot.importing.table_diff import TableDiff
 
-USER_AGENT = "mincards-check-page (+https://github.com/; compares the minimum-cards table)"
 DEFAULT_TIMEOUT = 30.0
 # Announced changes remembered per URL: enough for years of daily checks.
 MAX_POSTED = 50
 
 
-class PageWatchError(MincardsError):
-    """The page could not be fetched or read; the message says why in one line."""
+# The page could not be fetched or read; the message says why in one line.
+PageWatchError = PageFetchError
 
 
 def default_state_path() -> Path:
@@ -65,20 +70,66 @@ class Remembered:
                    [p for p in posted if isinstance(p, str)] if isinstance(posted, list) else [])
 
 
+# A state file holds a page's text per URL (JSON-escaped, so up to ~2x) and little else: one
+# larger than this was not written by check-page.
+MAX_STATE_BYTES = 4 * MAX_FILE_BYTES
+
+
 class WatchState:
     """The state file: {"pages": {url: Remembered}}; a missing or unreadable one starts empty
-    (at worst one change is announced again)."""
+    (at worst one change is announced again). One that is not a regular file (a FIFO, a
+    device, a link to one) or is larger than check-page writes is refused in one line. Held
+    (a lock beside it) from reading to saving, so that runs at once take turns and a change
+    is posted once."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.pages: dict[str, Remembered] = {}
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
+        self._lock = self._hold()
+        data = self._read()
         pages = data.get("pages") if isinstance(data, dict) else None
         if isinstance(pages, dict):
             self.pages = {url: Remembered.from_json(v) for url, v in pages.items()}
+
+    def _hold(self) -> IO[bytes]:
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if lock_path.exists() and not lock_path.is_file():
+                raise PageWatchError(f"{lock_path} is not a regular file")
+            lock = lock_path.open("ab")
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another run's turn ends when it exits
+        except OSError as exc:
+            raise PageWatchError(f"cannot lock the state file {self.path}: "
+                                 f"{exc.strerror or exc}") from None
+        return lock
+
+    def _read(self) -> Any:
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise PageWatchError(f"cannot read the state file {self.path}: "
+                                 f"{exc.strerror or exc}") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise PageWatchError(f"the state file {self.path} is not a regular file")
+        if info.st_size > MAX_STATE_BYTES:
+            raise PageWatchError(f"the state file {self.path} is larger than "
+                                 f"{MAX_STATE_BYTES // (1024 * 1024)} MB: not check-page's")
+        try:
+            with self.path.open("rb") as f:
+                raw = f.read(MAX_STATE_BYTES + 1)
+            if len(raw) > MAX_STATE_BYTES:
+                raise PageWatchError(f"the state file {self.path} is larger than "
+                                     f"{MAX_STATE_BYTES // (1024 * 1024)} MB: not check-page's")
+            return json.loads(raw.decode("utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def close(self) -> None:
+        """Let the next run take its turn."""
+        self._lock.close()
 
     def of(self, url: str) -> Remembered:
         return self.pages.setdefault(url, Remembered())
@@ -101,47 +152,25 @@ class WatchState:
 class Fetched:
     text: str
     not_modified: bool  # the server said 304: the text is the one remembered
+    redirects: tuple[str, ...] = ()  # where the request was sent on to (passwords removed)
 
 
 def fetch_page(url: str, remembered: Remembered, timeout: float = DEFAULT_TIMEOUT,
                max_bytes: int = MAX_FILE_BYTES) -> Fetched:
-    """The page's text, asking the server only for a newer one than remembered."""
-    if not url.startswith(("http://", "https://")):
-        raise PageWatchError(f"{url[:100]!r} is not an http(s) URL")
-    headers = {"User-Agent": USER_AGENT, "Accept": "text/html, text/plain, text/markdown"}
-    if remembered.text is not None:
-        if remembered.etag:
-            headers["If-None-Match"] = remembered.etag
-        if remembered.last_modified:
-            headers["If-Modified-Since"] = remembered.last_modified
-    request = urllib.request.Request(url, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            raw = response.read(max_bytes + 1)
-            etag, modified = response.headers.get("ETag"), response.headers.get("Last-Modified")
-            charset = response.headers.get_content_charset() or "utf-8"
-    except urllib.error.HTTPError as exc:
-        if exc.code == 304 and remembered.text is not None:
-            return Fetched(remembered.text, not_modified=True)
-        raise PageWatchError(f"{url[:100]} answered HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-            reason = f"no answer within {timeout:g} s"
-        raise PageWatchError(f"cannot fetch {url[:100]}: {reason}") from None
-    if len(raw) > max_bytes:
-        raise PageWatchError(f"{url[:100]} is larger than {max_bytes // (1024 * 1024)} MB: not "
-                             "the page")
-    try:
-        text = raw.decode(charset, errors="strict")
-    except (LookupError, UnicodeDecodeError):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise PageWatchError(f"{url[:100]} is not text in UTF-8 or its declared "
-                                 "charset") from None
-    remembered.etag, remembered.last_modified, remembered.text = etag, modified, text
-    return Fetched(text, not_modified=False)
+    """The page's text, asking the server only for a newer one than remembered; within one
+    deadline, whole, or an error (bot/importing/page_fetch.py)."""
+    headers = validators(remembered.etag, remembered.last_modified) if (
+        remembered.text is not None) else {}
+    response = fetch(url, headers, timeout, max_bytes)
+    if response.status == 304 and remembered.text is not None:
+        return Fetched(remembered.text, not_modified=True, redirects=response.redirects)
+    if response.status != 200:
+        raise PageWatchError(f"{shown(url)} answered HTTP {response.status}")
+    text = decode(response.body, response.charset, url)
+    # Kept only once whole and decoded: a cut page is never remembered with its validators.
+    remembered.etag, remembered.last_modified, remembered.text = (
+        response.etag, response.last_modified, text)
+    return Fetched(text, not_modified=False, redirects=response.redirects)
 
 
 def change_digest(diff: TableDiff) -> str:
