@@ -247,6 +247,9 @@ def main() -> None:
                         help="start a redis-server and give the bot REDIS_URL (shared state)")
     parser.add_argument("--retries", action="store_true",
                         help="deliver every mention twice, as Slack's retries do")
+    parser.add_argument("--app", choices=("mincards", "bare"), default="mincards",
+                        help="bare: the framework's floor (bench/bare_bolt.py), a Bolt app on "
+                        "the same server stack that acks and posts one fixed reply")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="mincards-load-"))
     with contextlib.ExitStack() as stack:
@@ -254,9 +257,13 @@ def main() -> None:
         if args.redis:
             env["REDIS_URL"] = stack.enter_context(running_redis(workdir))
         emulator = stack.enter_context(SlackEmulator(latency=args.slack_latency))
-        bot = stack.enter_context(running_bot(emulator, workdir, extra_env=env))
+        command = ([sys.executable, str(Path(__file__).resolve().parent / "bare_bolt.py")]
+                   if args.app == "bare" else None)
+        bot = stack.enter_context(running_bot(emulator, workdir, extra_env=env,
+                                              command=command))
         run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's connections and caches
-        conditions = {"slack_latency_s": args.slack_latency, "workers": args.workers,
+        conditions = {"app": args.app, "slack_latency_s": args.slack_latency,
+                      "workers": args.workers,
                       "redis": args.redis, "retries": args.retries}
         if not args.find_limit:
             result = run_load(bot, emulator, args.rate, args.seconds, retries=args.retries)

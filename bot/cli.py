@@ -201,8 +201,8 @@ def _check_page(args: argparse.Namespace) -> int:
     """0: the page's table is the one in use; 1: it differs (the diff printed, and posted once
     per distinct change with --post-to); 2: an error (one line on stderr)."""
     from mincards.bot.facts.knowledge import load_knowledge
-    from mincards.bot.importing.page_fetch import check_timeout, check_url, shown
     from mincards.bot.importing.page_watch import WatchState, default_state_path
+    from mincards.handlers.page_fetch import check_timeout, check_url, shown
 
     check_timeout(args.timeout)
     check_url(args.url)
@@ -217,12 +217,14 @@ def _check_page(args: argparse.Namespace) -> int:
 
 def _check_held_page(args: argparse.Namespace, state: WatchState, knowledge: Knowledge,
                      url: str) -> int:
+    from mincards.bot.facts.table import MAX_FILE_BYTES
     from mincards.bot.importing.importer import import_table
-    from mincards.bot.importing.page_watch import change_digest, fetch_page
+    from mincards.bot.importing.page_watch import change_digest
     from mincards.bot.importing.table_diff import diff_tables, diff_text
+    from mincards.handlers.page_fetch import fetch_page
 
     remembered = state.of(url)
-    fetched = fetch_page(args.url, remembered, timeout=args.timeout)
+    fetched = fetch_page(args.url, remembered, args.timeout, MAX_FILE_BYTES)
     if fetched.redirects:
         print(f"{url} redirected to {' -> '.join(fetched.redirects)}", file=sys.stderr)
     page = import_table(fetched.text, knowledge.vocabulary, knowledge.hardware.flavours)

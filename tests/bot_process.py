@@ -51,7 +51,9 @@ def _healthy(url: str) -> bool:
 @contextlib.contextmanager
 def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
                 extra_env: dict[str, str] | None = None,
-                serve_args: tuple[str, ...] = ()) -> Iterator[Bot]:
+                serve_args: tuple[str, ...] = (),
+                command: list[str] | None = None) -> Iterator[Bot]:
+    """`command`: another server to start the same way (bench/bare_bolt.py, the floor)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
@@ -62,7 +64,8 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
     log = workdir / f"bot-{port}.log"
     with log.open("wb") as out:
         # cwd is a scratch folder, so a developer's own .env is never read by a test.
-        process = subprocess.Popen([str(MINCARDS), "serve", *serve_args], cwd=workdir, env=env,
+        process = subprocess.Popen(command or [str(MINCARDS), "serve", *serve_args],
+                                   cwd=workdir, env=env,
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     bot = Bot(process, f"http://127.0.0.1:{port}", log)
     try:

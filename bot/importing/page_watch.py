@@ -1,7 +1,8 @@
 """Watching the page: fetch it (conditionally, bounded), read it with the importer, and compare
 it with the table in use; remember what was fetched and which changes were already announced.
 
-`mincards check-page URL` runs this daily. The state file keeps, per URL, the validators Huawei's
+`mincards check-page URL` runs this daily; the fetch itself, network I/O, is
+handlers/page_fetch.py. The state file keeps, per URL, the validators Huawei's
 server gave (ETag, Last-Modified) and the page's text, so an unchanged page costs a 304 and is
 still compared (the data in use may have changed since), and the digests of the changes already
 posted, so each distinct change is announced once.
@@ -19,14 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from mincards.bot.errors import MincardsError
 from mincards.bot.facts.table import MAX_FILE_BYTES
-from mincards.bot.importing.page_fetch import (
-    PageFetchError,
-    decode,
-    fetch,
-    shown,
-    validators,
-)
 from mincards.bot.importing.table_diff import TableDiff
 
 DEFAULT_TIMEOUT = 30.0
@@ -34,8 +29,8 @@ DEFAULT_TIMEOUT = 30.0
 MAX_POSTED = 50
 
 
-# The page could not be fetched or read; the message says why in one line.
-PageWatchError = PageFetchError
+class PageWatchError(MincardsError):
+    """The page could not be fetched or read; the message says why in one line."""
 
 
 def default_state_path() -> Path:
@@ -146,31 +141,6 @@ class WatchState:
         except OSError as exc:
             raise PageWatchError(f"cannot write the state file {self.path}: "
                                  f"{exc.strerror or exc}") from None
-
-
-@dataclass(frozen=True)
-class Fetched:
-    text: str
-    not_modified: bool  # the server said 304: the text is the one remembered
-    redirects: tuple[str, ...] = ()  # where the request was sent on to (passwords removed)
-
-
-def fetch_page(url: str, remembered: Remembered, timeout: float = DEFAULT_TIMEOUT,
-               max_bytes: int = MAX_FILE_BYTES) -> Fetched:
-    """The page's text, asking the server only for a newer one than remembered; within one
-    deadline, whole, or an error (bot/importing/page_fetch.py)."""
-    headers = validators(remembered.etag, remembered.last_modified) if (
-        remembered.text is not None) else {}
-    response = fetch(url, headers, timeout, max_bytes)
-    if response.status == 304 and remembered.text is not None:
-        return Fetched(remembered.text, not_modified=True, redirects=response.redirects)
-    if response.status != 200:
-        raise PageWatchError(f"{shown(url)} answered HTTP {response.status}")
-    text = decode(response.body, response.charset, url)
-    # Kept only once whole and decoded: a cut page is never remembered with its validators.
-    remembered.etag, remembered.last_modified, remembered.text = (
-        response.etag, response.last_modified, text)
-    return Fetched(text, not_modified=False, redirects=response.redirects)
 
 
 def change_digest(diff: TableDiff) -> str:

@@ -12,6 +12,7 @@ import codecs
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from mincards.bot.errors import MincardsError
@@ -186,3 +187,35 @@ def decode(body: bytes, charset: str | None, url: str) -> str:
         except UnicodeDecodeError:
             raise PageFetchError(f"{shown(url)} is not text in UTF-8 or its declared "
                                  f"charset ({name[:40]})") from None
+
+
+class Remembered(Protocol):
+    """What check-page's state keeps of a page (bot/importing/page_watch.Remembered)."""
+
+    etag: str | None
+    last_modified: str | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Fetched:
+    text: str
+    not_modified: bool  # the server said 304: the text is the one remembered
+    redirects: tuple[str, ...] = ()  # where the request was sent on to (passwords removed)
+
+
+def fetch_page(url: str, remembered: Remembered, timeout: float, max_bytes: int) -> Fetched:
+    """The page's text, asking the server only for a newer one than remembered; within one
+    deadline, whole, or an error. `remembered` takes the new text and validators only once
+    the page is whole and decoded: a cut page is never remembered."""
+    headers = validators(remembered.etag, remembered.last_modified) if (
+        remembered.text is not None) else {}
+    response = fetch(url, headers, timeout, max_bytes)
+    if response.status == 304 and remembered.text is not None:
+        return Fetched(remembered.text, not_modified=True, redirects=response.redirects)
+    if response.status != 200:
+        raise PageFetchError(f"{shown(url)} answered HTTP {response.status}")
+    text = decode(response.body, response.charset, url)
+    remembered.etag, remembered.last_modified, remembered.text = (
+        response.etag, response.last_modified, text)
+    return Fetched(text, not_modified=False, redirects=response.redirects)
