@@ -27,8 +27,7 @@ async def make_app() -> web.Application:
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=512))
     client = AsyncWebClient(token=os.environ["SLACK_BOT_TOKEN"],
                             base_url=os.environ["SLACK_API_URL"], session=session)
-    app = AsyncApp(client=client, signing_secret=os.environ["SLACK_SIGNING_SECRET"],
-                   token_verification_enabled=False)
+    app = AsyncApp(client=client, signing_secret=os.environ["SLACK_SIGNING_SECRET"])
 
     @app.event("app_mention")
     async def mentioned(event: dict[str, Any], client: AsyncWebClient) -> None:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.bot_process import SIGNING_SECRET, Bot, running_bot
 from tests.redis_process import running_redis
 from tests.slack_emulator import SlackEmulator
-from tests.slack_sender import SlackSender, event_callback, mention
+from tests.slack_sender import SlackSender, event_callback, mention, new_trigger
 
 QUESTIONS = ["qwen 2.5 72b lora 8k?", "llama3.1-70b full", "Qwen/Qwen2.5-7B-Instruct 全参",
              "qwen 7b", "mixtral lora", "internvl2.5-38b full 8k", "gpt-4o", "千问3-8B LoRA微调"]
@@ -144,7 +144,7 @@ def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
         form = {"command": "/mincards", "text": question, "channel_id": channel,
                 "user_id": "U0001", "team_id": "T0001",
                 "response_url": emulator.response_url(channel),
-                "trigger_id": f"{index}.1.load", "api_app_id": "A0001", "token": "legacy"}
+                "trigger_id": new_trigger(), "api_app_id": "A0001", "token": "legacy"}
         return channel, urlencode(form).encode(), "application/x-www-form-urlencoded"
     body = json.dumps(event_callback(mention(question, channel=channel))).encode()
     return channel, body, "application/json"
