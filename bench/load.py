@@ -137,9 +137,21 @@ def _send(conn: http.client.HTTPConnection, body: bytes, headers: dict[str, str]
     return response.status
 
 
-def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
+def _request(index: int, emulator: SlackEmulator, distinct: bool = False
+             ) -> tuple[str, bytes, str]:
     channel = f"CL{index:07d}"
     question = QUESTIONS[index % len(QUESTIONS)]
+    if distinct:
+        # Never the same text twice (the index in trailing blanks, which reading ignores,
+        # a few characters long): every answer is worked out afresh, as for a stream of
+        # questions nobody asked before.
+        n, tail = index, ""
+        while True:
+            n, digit = divmod(n, 3)
+            tail += " \t\u3000"[digit]
+            if not n:
+                break
+        question += " " + tail
     if index % 3 == 2:
         form = {"command": "/mincards", "text": question, "channel_id": channel,
                 "user_id": "U0001", "team_id": "T0001",
@@ -151,7 +163,8 @@ def _request(index: int, emulator: SlackEmulator) -> tuple[str, bytes, str]:
 
 
 def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
-             drain_seconds: float = 15.0, retries: bool = False) -> dict[str, Any]:
+             drain_seconds: float = 15.0, retries: bool = False,
+             distinct: bool = False) -> dict[str, Any]:
     """`retries`: every mention is delivered a second time, as Slack redelivers, on a new
     connection; it must still be answered exactly once."""
     emulator.reset()
@@ -179,7 +192,7 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
             delay = at - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            channel, body, content_type = _request(i, emulator)
+            channel, body, content_type = _request(i, emulator, distinct)
             item = Sent(channel, at)
             sent.append(item)
             pool.submit(send, item, body, content_type)
@@ -247,6 +260,8 @@ def main() -> None:
                         help="start a redis-server and give the bot REDIS_URL (shared state)")
     parser.add_argument("--retries", action="store_true",
                         help="deliver every mention twice, as Slack's retries do")
+    parser.add_argument("--distinct", action="store_true",
+                        help="never send the same question text twice (no answer is recalled)")
     parser.add_argument("--app", choices=("mincards", "bare"), default="mincards",
                         help="bare: the framework's floor (bench/bare_bolt.py), a Bolt app on "
                         "the same server stack that acks and posts one fixed reply")
@@ -264,9 +279,10 @@ def main() -> None:
         run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's connections and caches
         conditions = {"app": args.app, "slack_latency_s": args.slack_latency,
                       "workers": args.workers,
-                      "redis": args.redis, "retries": args.retries}
+                      "redis": args.redis, "retries": args.retries, "distinct": args.distinct}
         if not args.find_limit:
-            result = run_load(bot, emulator, args.rate, args.seconds, retries=args.retries)
+            result = run_load(bot, emulator, args.rate, args.seconds, retries=args.retries,
+                              distinct=args.distinct)
             print(json.dumps(conditions | result, indent=2))
             return
         for rate in (100, 200, 300, 400, 500, 600, 700, 800, 1000):

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from mincards.bot.answering.answer import Answer
 from mincards.handlers import metrics
@@ -31,10 +32,32 @@ SWITCH_SECONDS = 0.001
 INLINE_CHARS = 500
 
 
+# Replies kept rendered, for answers given again (the engine hands back the same Answer).
+RENDERED_SIZE = 1024
+
+
 class Answering:
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mincards-answer")
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_SECONDS))
+        # (id of the answer, how it is rendered) -> (that answer, the reply): the answer is
+        # kept with its reply, so an id reused by another object never matches (`is`).
+        self._rendered: OrderedDict[tuple[int, Hashable], tuple[Answer, Any]] = OrderedDict()
+
+    async def render(self, answer: Answer, how: Hashable, work: Callable[[], T],
+                     text: str = "") -> T:
+        """`work` renders `answer` (see run); the same answer rendered the same way again is
+        the reply already made. Callers never change a reply they are given."""
+        key = (id(answer), how)
+        known = self._rendered.get(key)
+        if known is not None and known[0] is answer:
+            self._rendered.move_to_end(key)
+            return cast(T, known[1])
+        reply = await self.run(work, text)
+        self._rendered[key] = (answer, reply)
+        if len(self._rendered) > RENDERED_SIZE:
+            self._rendered.popitem(last=False)
+        return reply
 
     async def run(self, work: Callable[[], T], text: str = "") -> T:
         """`work` about `text` (the question): in place when it is short, else on the worker."""

@@ -53,7 +53,7 @@ def register(app: AsyncApp, services: Services) -> None:
                              client: AsyncWebClient) -> None:
         await ack()  # before anything else: Slack gives a command three seconds
         question = from_slack(str(command.get("text") or ""))
-        answer = await services.answering.answer(lambda: services.engine.ask(question), question)
+        answer = await services.answering.answer(lambda: services.engine.recall(question), question)
 
         def render() -> dict[str, Any]:
             if answer.intent == "help" and (not question.strip()
@@ -63,6 +63,7 @@ def register(app: AsyncApp, services: Services) -> None:
             return message(knowledge, answer, question=question,
                            shareable=answer.intent != "help")
 
-        payload = await services.answering.run(render, question)
+        payload = await services.answering.render(answer, ("command", question), render,
+                                                  question)
         await reply_privately(services, client, payload, command.get("response_url"),
                               command.get("channel_id"), command.get("user_id"))

@@ -30,7 +30,7 @@ class Conversations:
     async def ask(self, key: str, question: str) -> Answer:
         """Answer in this conversation, and remember what was asked for the next question."""
         previous = await self.state.context(key)
-        answer = await self.answering.answer(lambda: self.engine.ask(question, previous),
+        answer = await self.answering.answer(lambda: self.engine.recall(question, previous),
                                              question)
         await self.state.remember(key, context_after(answer, previous))
         return answer

@@ -38,6 +38,7 @@ def register(app: AsyncApp, services: Services) -> None:
         # The DM is one conversation; a thread inside it is another.
         answer = await services.conversations.ask(conversation_key(context, channel, thread),
                                                   question)
-        payload = await services.answering.run(
-            lambda: message(services.engine.knowledge, answer, question=question), question)
+        payload = await services.answering.render(
+            answer, question, lambda: message(services.engine.knowledge, answer,
+                                              question=question), question)
         await client.chat_postMessage(channel=channel, thread_ts=thread, **payload)

@@ -35,6 +35,7 @@ def register(app: AsyncApp, services: Services) -> None:
         # The reply goes in the asking message's thread: that thread is the conversation.
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
                                                   question)
-        payload = await services.answering.run(
-            lambda: message(services.engine.knowledge, answer, question=question), question)
+        payload = await services.answering.render(
+            answer, question, lambda: message(services.engine.knowledge, answer,
+                                              question=question), question)
         await client.chat_postMessage(channel=channel, thread_ts=ts, **payload)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Literal
 
@@ -21,6 +23,9 @@ from mincards.bot.reading.question import Question, QuestionReader
 
 BudgetProblem = Literal["unit", "not_positive", "unread"]
 _BARE_COUNT = re.compile(r"([0-9]+)")
+# Answers kept for questions asked again, and the longest question kept (a pasted log is not).
+MEMO_SIZE = 1024
+MEMO_CHARS = 500
 
 
 class Engine:
@@ -38,6 +43,8 @@ class Engine:
         self.known_sizes = KnownSizeFinder(
             known.known_models, lambda name: self.names.read(self.questions.normalize(name)))
         self.resolver = Resolver(self.knowledge, self.matcher, self.stand_ins, self.known_sizes)
+        self._memo: OrderedDict[tuple[str, Context | None], Answer] = OrderedDict()
+        self._memo_lock = threading.Lock()  # the event loop and the long-text worker ask
 
     def ask(self, text: str, previous: Context | None = None) -> Answer:
         """Answer a question; with `previous`, as a follow-up in that conversation when it
@@ -46,6 +53,25 @@ class Engine:
         if previous is not None:
             question = continue_question(question, previous, self.matcher) or question
         return self.resolver.resolve(question)
+
+    def recall(self, text: str, previous: Context | None = None) -> Answer:
+        """`ask`, remembering the last MEMO_SIZE answers: the same question in the same
+        conversation state gets the very same Answer, as an answer is a pure function of them
+        and the loaded facts (the bot's hot path: people ask the same questions again)."""
+        if len(text) > MEMO_CHARS:
+            return self.ask(text, previous)
+        key = (text, previous)
+        with self._memo_lock:
+            known = self._memo.get(key)
+            if known is not None:
+                self._memo.move_to_end(key)
+                return known
+        answer = self.ask(text, previous)
+        with self._memo_lock:
+            self._memo[key] = answer
+            if len(self._memo) > MEMO_SIZE:
+                self._memo.popitem(last=False)
+        return answer
 
     def follow(self, follow: FollowUp) -> Answer:
         """Answer a button: the context it holds, with the model it picks."""
