@@ -142,16 +142,17 @@ def _request(index: int, emulator: SlackEmulator, distinct: bool = False
     channel = f"CL{index:07d}"
     question = QUESTIONS[index % len(QUESTIONS)]
     if distinct:
-        # Never the same text twice (the index in trailing blanks, which reading ignores,
-        # a few characters long): every answer is worked out afresh, as for a stream of
-        # questions nobody asked before.
-        n, tail = index, ""
+        # Never the same text twice (the index written in blanks inside the question, which
+        # reading takes as one space and Slack's text keeps): no answer is recalled, as for a
+        # stream of questions nobody asked before.
+        n, blanks = index, ""
         while True:
             n, digit = divmod(n, 3)
-            tail += " \t\u3000"[digit]
+            blanks += " \t\u3000"[digit]
             if not n:
                 break
-        question += " " + tail
+        head, space, rest = question.partition(" ")
+        question = f"{head} {blanks}{rest}" if space else f"{head} {blanks}?"
     if index % 3 == 2:
         form = {"command": "/mincards", "text": question, "channel_id": channel,
                 "user_id": "U0001", "team_id": "T0001",

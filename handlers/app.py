@@ -68,8 +68,11 @@ BOLT_LOG.addFilter(_SameToken())
 
 
 def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto",
-               state: State | None = None, inflight: InFlight | None = None
-               ) -> tuple[AsyncApp, Services]:
+               state: State | None = None, inflight: InFlight | None = None,
+               signatures_checked: bool = False) -> tuple[AsyncApp, Services]:
+    """The Bolt app and what its listeners share. `signatures_checked`: every request reaches
+    it through handlers/web.py, which has verified its signature (and refused it otherwise),
+    so Bolt does not verify it a second time."""
     engine = engine or Engine()
     state = state or make_state(settings.redis)
     socket = settings.mode(mode) == "socket"
@@ -80,8 +83,9 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     secret = settings.slack_signing_secret
     app = AsyncApp(client=client,
                    signing_secret=secret.get_secret_value() if secret else "",
-                   # Socket Mode messages are not signed; HTTP requests always are checked.
-                   request_verification_enabled=not socket,
+                   # Socket Mode messages are not signed; HTTP requests always are checked,
+                   # once: by handlers/web.py when it fronts the app, else by Bolt.
+                   request_verification_enabled=not (socket or signatures_checked),
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
     app.use(observe_middleware(time_acks=socket))

@@ -39,7 +39,7 @@ def _http(settings: Settings, engine: Engine) -> int:
 
     async def make_runner() -> Any:
         # Built in each worker after the fork: its own Bolt app, Slack client and state.
-        bolt, services = create_app(settings, engine, mode="http")
+        bolt, services = create_app(settings, engine, mode="http", signatures_checked=True)
         room = Room(bound, NOTICES, settings.header_timeout)
         web_app = create_web_app(bolt, secret.get_secret_value(), services,
                                  body_seconds=settings.request_timeout, room=room)
