@@ -6,6 +6,7 @@ process acknowledges every request at once and keeps thousands of replies in fli
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
 from typing import Any
@@ -88,6 +89,10 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    request_verification_enabled=not (socket or signatures_checked),
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
+    # Everything made so far (the facts, the engine's indexes, the libraries) lives as long as
+    # the process: out of the collector's sight, a full collection no longer walks it while
+    # requests wait.
+    gc.freeze()
     app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
