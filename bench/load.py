@@ -52,9 +52,18 @@ class Sent:
 
 
 def process_tree(pid: int) -> list[int]:
-    """A process and its children (gunicorn's master and workers)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    return [pid, *(int(p) for p in children.read_text().split())] if children.exists() else [pid]
+    """A process and all it started, at any depth (gunicorn's master, its workers, and any
+    process a worker starts): the bot's whole cost."""
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(p) for p in task.read_text().split()]
+            except OSError:
+                continue
+    return out
 
 
 def rss_mb(pid: int) -> float:
