@@ -30,7 +30,7 @@ def observe_middleware(time_acks: bool) -> Callable[..., Awaitable[Any]]:
     async def observe(body: Any, context: AsyncBoltContext,
                       next: Callable[[], Awaitable[Any]]) -> Any:
         started = time.monotonic()
-        # Bolt makes a plain client for each request: this one counts its calls (metrics).
+        # Bolt makes a plain client for each request: made to count its calls (metrics).
         if context.client is not None and not isinstance(context.client, CountingWebClient):
             context["client"] = CountingWebClient.like(context.client)
         try:

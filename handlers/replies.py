@@ -10,7 +10,7 @@ import asyncio
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import SplitResult, urlsplit
 
 import aiohttp
@@ -44,6 +44,10 @@ def retry_handlers() -> list[AsyncRetryHandler]:
             AsyncServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
             AsyncConnectionErrorRetryHandler(max_retry_count=CONNECTION_RETRIES)]
 
+
+# One list for every response-URL post: the handlers hold only their settings (each post's
+# retries are counted in a RetryState of its own), so a post need not build them again.
+_WEBHOOK_RETRIES = retry_handlers()
 
 # Connections to Slack held open per process; replies beyond this wait for one.
 MAX_CONNECTIONS = 512
@@ -100,7 +104,7 @@ async def post_to_response_url(url: str, payload: dict[str, Any],
     """POST a reply to an interaction's response URL; False (and logged) if it did not land.
     The caller has checked the URL is Slack's (ResponseUrls)."""
     client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS, session=session,
-                                retry_handlers=retry_handlers())
+                                retry_handlers=_WEBHOOK_RETRIES)
     try:
         response = await client.send_dict(payload)
     except Exception as exc:  # a network failure after retries: one line with its cause
@@ -149,8 +153,13 @@ class CountingWebClient(AsyncWebClient):
 
     @classmethod
     def like(cls, client: AsyncWebClient) -> CountingWebClient:
-        """A counting copy of the client Bolt makes for each request (it shares the session,
-        so the connections to Slack stay pooled)."""
+        """The client Bolt makes for each request, counting: that very client when it is a
+        plain AsyncWebClient (this class adds a method and no state, so only its class
+        changes, instead of a second client built per request), else a counting copy (it
+        shares the session, so the connections to Slack stay pooled)."""
+        if type(client) is AsyncWebClient:
+            client.__class__ = cls
+            return cast(CountingWebClient, client)
         return cls(token=client.token, base_url=client.base_url, timeout=client.timeout,
                    ssl=client.ssl, proxy=client.proxy, session=client.session,
                    trust_env_in_session=client.trust_env_in_session, headers=client.headers,
