@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -21,6 +24,16 @@ SHARED = ROOT.parent / "shared"
 # The one reason a test skips: the project's shared folder (eval questions, page versions, Slack's
 # schema and payloads) is not checked out beside this repository.
 NO_SHARED = "../shared is not beside the checkout"
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """A script that is not a package (tools/previews.py, ../shared/tools/...), as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def needs_shared(*parts: str) -> pytest.MarkDecorator:

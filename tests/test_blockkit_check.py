@@ -5,9 +5,6 @@ but the long notification of a comparison over every strategy."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -16,7 +13,7 @@ from bench.questions import questions
 from mincards.bot.answering.engine import Engine
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.render_views import answer_modal, ask_modal, home_view
-from tests.conftest import SHARED, needs_shared
+from tests.conftest import SHARED, load_module, needs_shared
 from tests.test_blocks import QUESTIONS
 
 CHECKER = SHARED / "tools" / "blockkit_check.py"
@@ -24,12 +21,7 @@ CHECKER = SHARED / "tools" / "blockkit_check.py"
 
 @pytest.fixture(scope="module")
 def checker() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("blockkit_check", Path(CHECKER))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["blockkit_check"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_module(CHECKER, "blockkit_check")
 
 
 @needs_shared("tools", "blockkit_check.py")

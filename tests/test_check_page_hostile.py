@@ -17,52 +17,35 @@ from pathlib import Path
 
 import pytest
 
+from tests.raw_server import RawServer
 from tests.test_check_page import SAME, check
 
 BODY = SAME.encode()
 Behaviour = Callable[[socket.socket, "Host"], None]
 
 
-class Host:
-    """A TCP server on loopback whose every connection is handled by `behaviour` (it reads the
-    request first)."""
+class Host(RawServer):
+    """A page host whose every connection, once its request is read, is handled by
+    `behaviour`."""
 
     def __init__(self, behaviour: Behaviour) -> None:
         self.behaviour = behaviour
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
         self.requests: list[bytes] = []
-        threading.Thread(target=self._serve, daemon=True).start()
+        super().__init__(self._request)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/page"
 
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.server.accept()
-            except OSError:
+    def _request(self, conn: socket.socket) -> None:
+        request = b""
+        while b"\r\n\r\n" not in request:
+            part = conn.recv(4096)
+            if not part:
                 return
-            threading.Thread(target=self._one, args=(conn,), daemon=True).start()
-
-    def _one(self, conn: socket.socket) -> None:
-        with conn:
-            try:
-                conn.settimeout(60)
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    part = conn.recv(4096)
-                    if not part:
-                        return
-                    request += part
-                self.requests.append(request)
-                self.behaviour(conn, self)
-            except OSError:
-                pass
-
-    def close(self) -> None:
-        self.server.close()
+            request += part
+        self.requests.append(request)
+        self.behaviour(conn, self)
 
 
 @pytest.fixture()

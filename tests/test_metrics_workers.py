@@ -10,7 +10,6 @@ import os
 import signal
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, Bot, free_port, running_bot
+from tests.raw_server import RawServer
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, mention
 from tests.test_metrics import scrape, value
@@ -142,36 +142,16 @@ def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
     assert (folder / "important.db").exists()
 
 
-class Garbage:
-    """A TCP port that answers anything with bytes that are not Redis' protocol."""
-
-    def __init__(self) -> None:
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.server.accept()
-            except OSError:
-                return
-            with conn:
-                try:
-                    conn.recv(1024)
-                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n\x00\xff garbage\r\n")
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self.server.close()
+def answer_garbage(conn: socket.socket) -> None:
+    """Answers anything with bytes that are not Redis' protocol."""
+    conn.recv(1024)
+    conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n\x00\xff garbage\r\n")
 
 
 @pytest.mark.parametrize("required", [True, False])
 def test_a_redis_that_answers_garbage_is_one_line_at_start(
         emulator: SlackEmulator, tmp_path: Path, required: bool) -> None:
-    garbage = Garbage()
+    garbage = RawServer(answer_garbage)
     try:
         env = {"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
                "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,

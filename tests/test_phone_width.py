@@ -4,24 +4,17 @@ wider than the screen lets it be (a table cut off, a line that does not wrap).""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
-from tests.conftest import ROOT, SHARED, needs_shared
+from tests.conftest import ROOT, SHARED, load_module, needs_shared
 
 PREVIEW_TOOL = SHARED / "tools" / "blockkit_preview.py"
 
 
 def _previews() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("previews", ROOT / "tools" / "previews.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["previews"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_module(ROOT / "tools" / "previews.py", "previews")
 
 
 @needs_shared("tools", "blockkit_preview.py")
