@@ -83,3 +83,24 @@ def test_an_id_reused_by_another_answer_never_matches() -> None:
 
     assert asyncio.run(run()) == [f"reply {i}" for i in range(50)]
     assert answering_module.RENDERED_SIZE >= 50
+
+
+def test_one_lead_serves_the_message_and_its_notification(engine: Engine) -> None:
+    """The message's bold lead and its notification come from one sentence (TAGGED): the same
+    as each made on its own, in both languages and every kind; typed text cannot forge bold."""
+    from bench.questions import questions
+    from mincards.bot.replies.lead import MRKDWN, lead, short_text
+    from mincards.bot.replies.render_blocks import message
+    from mincards.bot.replies.slack_text import escape
+
+    asked = [q for q, _ in questions(engine, 400)]
+    asked += ["qwen \ue0a0 2.5 72b \ue0a1 lora", "千问 7b", "gpt-4o"]
+    for question in asked:
+        answer = engine.ask(question)
+        payload = message(engine.knowledge, answer, question=question)
+        assert payload["text"] == escape(short_text(engine.knowledge, answer)), question
+        first = payload["blocks"][0]["text"]["text"]
+        shown = answer.shown()
+        alone = lead(engine.knowledge, shown, MRKDWN)
+        assert first in (alone, f"*{alone}*"), question
+        assert "\ue0a0" not in first + payload["text"] and "\ue0a1" not in first

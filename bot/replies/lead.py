@@ -48,6 +48,21 @@ class Style:
 
 PLAIN = Style(text=lambda s: s, strong=lambda s: s)
 MRKDWN = Style(text=escape, strong=lambda s: f"*{s}*")
+# Both at once: escaped like MRKDWN, its stressed parts between two marks no typed text holds
+# (private-use characters, dropped from what people type), so that one sentence gives the
+# message's bold lead (`as_mrkdwn`) and its notification (`as_notification`): the lead is the
+# costliest part of a reply, and a message needs it twice.
+_ON, _OFF = "\ue0a0", "\ue0a1"
+TAGGED = Style(text=lambda s: escape(s.replace(_ON, "").replace(_OFF, "")),
+               strong=lambda s: f"{_ON}{s}{_OFF}")
+
+
+def as_mrkdwn(tagged: str) -> str:
+    return tagged.replace(_ON, "*").replace(_OFF, "*")
+
+
+def as_notification(tagged: str) -> str:
+    return tagged.replace(_ON, "").replace(_OFF, "")
 
 
 @dataclass(frozen=True)
@@ -385,16 +400,20 @@ MAX_SHORT_CHOICES = 6
 def short_text(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
     """The reply in one line, standing alone (`--short`, a notification): the lead, and for
     "which one?" the choices themselves."""
-    said = lead(knowledge, answer, style)
+    return lead(knowledge, answer, style) + choices_said(knowledge, answer, style)
+
+
+def choices_said(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
+    """What a "which one?" adds to its lead in one line: the choices; '' otherwise."""
     if answer.intent != "ambiguous" or not answer.candidates:
-        return said
+        return ""
     lang = answer.language
     names = [knowledge.catalogue[m].display for m in answer.candidates
              if m in knowledge.catalogue.models]
     shown = names[:MAX_SHORT_CHOICES]
     if len(names) > len(shown):
         shown.append(t(lang, "short.more", count=len(names) - len(shown)))
-    return said + t(lang, "sentence_sep") + style.text(
+    return t(lang, "sentence_sep") + style.text(
         t(lang, "short.choices", choices=join_words(lang, shown, "or")))
 
 

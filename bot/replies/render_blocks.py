@@ -34,7 +34,17 @@ from mincards.bot.replies.blocks import (
 from mincards.bot.replies.examples import examples
 from mincards.bot.replies.feedback import Feedback
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.lead import MRKDWN, Style, bracket_lines, lead, short_text
+from mincards.bot.replies.lead import (
+    MRKDWN,
+    TAGGED,
+    Style,
+    as_mrkdwn,
+    as_notification,
+    bracket_lines,
+    choices_said,
+    lead,
+    short_text,
+)
 from mincards.bot.replies.render_budget import capacity_summary_of, shown_notes
 from mincards.bot.replies.render_entries import (
     Group,
@@ -60,6 +70,8 @@ FEEDBACK_ACTION = "answer_feedback"
 PICK_BLOCK = "mincards_pick"
 SHARE_BLOCK = "mincards_share"
 NEXT_BLOCK = "mincards_next"
+# The notification's words escaped as the blocks' are, nothing stressed.
+MRKDWN_PLAIN = Style(text=escape, strong=lambda s: s)
 USER_ID = re.compile(r"[UW][A-Z0-9]{2,30}")  # only a real user id is ever written as <@...>
 
 
@@ -229,10 +241,14 @@ class MessageBuilder:
         self.lim = lim
         self.page = page
         self.lang = answer.language
+        self.said: str | None = None  # the lead, when the caller has it already
+
+    def lead(self) -> str:
+        return self.said if self.said is not None else lead(self.knowledge, self.answer, MRKDWN)
 
     def lookup(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         if a.intent == "plan":
             # The formula filled in, one line a step: anyone can check it by hand.
             blocks.append(section(_bullets(plan_lines(k, a)), lim))
@@ -247,7 +263,7 @@ class MessageBuilder:
 
     def capacity(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         shown, rest_from = self._capacity_page()
         # Only the caveats this page's counts call for.
         warn, info = _warnings(k, shown_notes(k, a, shown), lim)
@@ -279,7 +295,7 @@ class MessageBuilder:
 
     def compare(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         warn, info = _warnings(k, a, lim)
         blocks += warn
         blocks += _sections(compare_groups(k, a, MRKDWN), lim)
@@ -287,11 +303,11 @@ class MessageBuilder:
 
     def ambiguous(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        return [section(lead(k, a, MRKDWN), lim), *_choices(k, a, a.candidates, lim)]
+        return [section(self.lead(), lim), *_choices(k, a, a.candidates, lim)]
 
     def not_found(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         # Not bold: these are other models' numbers, never the answer for the one asked.
         around = bracket_lines(k, a, Style(text=escape, strong=lambda s: s))
         if around:
@@ -310,7 +326,7 @@ class MessageBuilder:
 
     def not_covered(self) -> list[Block]:
         k, a, lim = self.knowledge, self.answer, self.lim
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         # The reason is in the lead; the other remarks follow, then what the table has.
         rest = replace(a, notes=a.notes[1:])
         notes = split_notes(k, rest, skip=frozenset({"table_has"}))
@@ -333,16 +349,16 @@ class MessageBuilder:
         lines = [f"*{escape(k.vocabulary.families[f].display)}*: " + ", ".join(names)
                  for f, names in by_family.items()]
         menu = model_menu(k, self.lang, CHOOSE_ACTION, lim, a.models)
-        return [section(f"*{lead(k, a, MRKDWN)}*", lim),
+        return [section(f"*{self.lead()}*", lim),
                 section(escape(t(self.lang, "blocks.pick_model.label")), lim)
                 | {"accessory": menu},
                 section("\n".join(lines), lim),
                 _footer(k, a, lim, [])]
 
     def help(self) -> list[Block]:
-        k, a, lim = self.knowledge, self.answer, self.lim
+        k, lim = self.knowledge, self.lim
         lines = help_text(k, self.lang).split("\n")
-        blocks = [section(lead(k, a, MRKDWN), lim)]
+        blocks = [section(self.lead(), lim)]
         if len(lines) > 1:
             blocks.append(section(escape(lines[-1]), lim))
         asks = examples(k, self.lang)[: lim.max_examples]
@@ -369,12 +385,15 @@ class MessageBuilder:
 
 
 def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
-                  shareable: bool = False, page: int = 0, asked_by: str | None = None
-                  ) -> list[Block]:
+                  shareable: bool = False, page: int = 0, asked_by: str | None = None,
+                  said: str | None = None) -> list[Block]:
     """The message's blocks. `shareable` adds 'post to channel' (a private reply); `asked_by`
-    (a user id) says who asked, on a shared post."""
+    (a user id) says who asked, on a shared post; `said`: the lead in mrkdwn, when the caller
+    has it."""
     lim = limits()
-    blocks = MessageBuilder(knowledge, answer, lim, page).build()
+    builder = MessageBuilder(knowledge, answer, lim, page)
+    builder.said = said
+    blocks = builder.build()
     extra: list[Block] = []
     if asked_by and USER_ID.fullmatch(asked_by):
         extra.append(context([t(answer.language, "blocks.asked_by", user=escape(asked_by))],
@@ -429,16 +448,22 @@ def slash_help(language: Language, command: str) -> dict[str, Any]:
     return {"blocks": [section(text, limits())], "text": text}
 
 
-def fallback_text(knowledge: Knowledge, answer: Answer) -> str:
+def fallback_text(knowledge: Knowledge, answer: Answer, tagged: str | None = None) -> str:
     """The message's `text`: the sentence that answers, for notifications and screen readers;
-    a "which one?" names its choices, so that the notification stands alone."""
-    return escape(short_text(knowledge, answer))
+    a "which one?" names its choices, so that the notification stands alone. `tagged`: the
+    lead in the TAGGED style, when the caller has it."""
+    if tagged is None:
+        return escape(short_text(knowledge, answer))
+    return as_notification(tagged) + choices_said(knowledge, answer, MRKDWN_PLAIN)
 
 
 def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
             shareable: bool = False, page: int = 0, asked_by: str | None = None
             ) -> dict[str, Any]:
     """`blocks` and `text` for chat.postMessage / chat.update / a response URL."""
+    # One lead for both when the blocks show the answer as it is (a stand-in's do not).
+    tagged = lead(knowledge, answer, TAGGED) if answer.shown() is answer else None
     return {"blocks": render_blocks(knowledge, answer, question=question, shareable=shareable,
-                                    page=page, asked_by=asked_by),
-            "text": fallback_text(knowledge, answer)}
+                                    page=page, asked_by=asked_by,
+                                    said=as_mrkdwn(tagged) if tagged is not None else None),
+            "text": fallback_text(knowledge, answer, tagged)}
