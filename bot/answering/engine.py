@@ -58,18 +58,17 @@ class Engine:
         """`ask`, remembering the last MEMO_SIZE answers: the same question in the same
         conversation state gets the very same Answer, as an answer is a pure function of them
         and the loaded facts (the bot's hot path: people ask the same questions again)."""
-        key = (text, previous)
-        try:
-            hash(key)
-        except TypeError:  # a context holding something unhashable: asked afresh
-            return self.ask(text, previous)
         if len(text) > MEMO_CHARS:
             return self.ask(text, previous)
-        with self._memo_lock:
-            known = self._memo.get(key)
-            if known is not None:
-                self._memo.move_to_end(key)
-                return known
+        key = (text, previous)
+        try:
+            with self._memo_lock:
+                known = self._memo.get(key)
+                if known is not None:
+                    self._memo.move_to_end(key)
+                    return known
+        except TypeError:  # a context holding something unhashable: asked afresh
+            return self.ask(text, previous)
         answer = self.ask(text, previous)
         with self._memo_lock:
             self._memo[key] = answer

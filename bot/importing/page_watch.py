@@ -109,17 +109,20 @@ class WatchState:
                                  f"{exc.strerror or exc}") from None
         if not stat.S_ISREG(info.st_mode):
             raise PageWatchError(f"the state file {self.path} is not a regular file")
-        if info.st_size > MAX_STATE_BYTES:
-            raise PageWatchError(f"the state file {self.path} is larger than "
+        too_big = PageWatchError(f"the state file {self.path} is larger than "
                                  f"{MAX_STATE_BYTES // (1024 * 1024)} MB: not check-page's")
+        if info.st_size > MAX_STATE_BYTES:
+            raise too_big
         try:
             with self.path.open("rb") as f:
-                raw = f.read(MAX_STATE_BYTES + 1)
-            if len(raw) > MAX_STATE_BYTES:
-                raise PageWatchError(f"the state file {self.path} is larger than "
-                                     f"{MAX_STATE_BYTES // (1024 * 1024)} MB: not check-page's")
+                raw = f.read(MAX_STATE_BYTES + 1)  # bounded, should it grow meanwhile
+        except OSError:
+            return {}
+        if len(raw) > MAX_STATE_BYTES:
+            raise too_big
+        try:
             return json.loads(raw.decode("utf-8"))
-        except (OSError, ValueError):
+        except ValueError:
             return {}
 
     def close(self) -> None:

@@ -250,11 +250,6 @@ def family_name(knowledge: Knowledge, answer: Answer) -> str:
 MAX_NAMED_MISSES = 3
 
 
-def capacity_summary(knowledge: Knowledge, answer: Answer) -> list[str]:
-    """A line per model, biggest first: its fewest count per flavour that fits."""
-    return list(capacity_summary_of(knowledge, answer).values())
-
-
 def capacity_summary_of(knowledge: Knowledge, answer: Answer) -> dict[str, str]:
     """Per model, biggest first, its line: 'Qwen2.5-72B: Snt9B 16 cards (LoRA only) · Snt9B23
     16 DIE'; a flavour it does not fit on says 'over budget' ("-" is the source's "not
