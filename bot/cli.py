@@ -1,5 +1,5 @@
-"""The `mincards` command: ask, import-table, diff-table, check-page, serve. Only `serve` and
-`check-page --post-to` import Slack."""
+"""The `mincards` command: ask, estimate, import-table, diff-table, check-page, serve. Only
+`serve` and `check-page --post-to` import Slack."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from mincards.bot.errors import MincardsError
 
 if TYPE_CHECKING:
+    from mincards.bot.estimating.shape import Shape
     from mincards.bot.facts.knowledge import Knowledge
     from mincards.bot.facts.table import Table
     from mincards.bot.importing.page_watch import WatchState
@@ -157,8 +158,107 @@ def _import_table(args: argparse.Namespace) -> int:
               f"{data_dir / 'models.toml'}; review their display names and add aliases:")
         for line in plan.new_catalogue_entries:
             print("  " + line)
+    if plan.disputed:
+        print(f"{len(plan.disputed)} table entries are two steps or more from the estimate of "
+              "their model held out (worth checking against the source):")
+        for line in plan.disputed:
+            print("  " + line)
     if not changed:
         print("nothing to write: the data folder already holds this table")
+    return 0
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    from mincards.bot.estimating.estimate import Estimator, current_calibration, estimator
+    from mincards.bot.facts.knowledge import knowledge
+    from mincards.bot.replies.render_estimate import estimate_json, estimate_text
+
+    if args.validate or args.calibrate:
+        return _calibrate(args)
+    if not args.model and not args.config:
+        raise MincardsError("name a model (a name, a Hugging Face id or link) or give "
+                            "--config FILE")
+    known = knowledge()
+    shape, said = _shape_for(args, known)
+    if shape is None:
+        if args.json:
+            print(json.dumps({"model": " ".join(args.model), "in_table": said, "estimates": []},
+                             ensure_ascii=False))
+        else:
+            print(said)
+        return 0
+    if args.config:
+        calibration = current_calibration(known)
+        estimate = Estimator(known, calibration).estimate(shape)
+    else:
+        made = estimator(known)
+        calibration, estimate = made.calibration, made.estimate(shape)
+    if args.json:
+        print(json.dumps(estimate_json(estimate, calibration), ensure_ascii=False))
+    else:
+        if said:
+            print(said)
+        print(estimate_text(known, estimate, calibration, "en"))
+    return 0
+
+
+def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None, str]:
+    """(the shape to estimate, a line on what the table says) or (None, why not: the table
+    answers it)."""
+    from mincards.bot.answering.engine import Engine
+    from mincards.bot.estimating.hf_config import parse_config
+    from mincards.bot.estimating.shape import ShapeError
+    from mincards.bot.replies.i18n import t
+    from mincards.bot.replies.lead import lead
+
+    name = " ".join(args.model)
+    if args.config:
+        path = Path(args.config)
+        try:
+            with path.open("rb") as file:
+                text = file.read(2_000_000)
+            return parse_config(text, name or path.stem, "config"), ""
+        except OSError as exc:
+            raise MincardsError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except ShapeError as exc:
+            raise MincardsError(f"{path}: {exc}") from None
+    engine = Engine(known)
+    answer = engine.ask(name)
+    if answer.estimate is not None:
+        said = ""
+        if answer.stand_in is not None:
+            said = (f"The table answers {answer.stand_in.asked} through "
+                    f"{known.catalogue[answer.stand_in.model].display} (mincards ask "
+                    f"\"{name}\"); the estimate for its shape follows.")
+        return answer.estimate.shape, said
+    if answer.models and answer.intent not in ("ambiguous", "not_found", "help"):
+        model = known.catalogue[answer.models[0]].display
+        return None, t("en", "estimate.in_table", model=model)
+    if answer.intent == "ambiguous":
+        raise MincardsError(lead(known, answer))
+    raise MincardsError(f"no shape known for {name!r}: give its config.json (--config FILE)")
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from mincards.bot.estimating.calibrate import calibrate
+    from mincards.bot.estimating.calibration_file import dump_calibration
+    from mincards.bot.facts.calibration import FILE
+    from mincards.bot.facts.knowledge import default_data_dir, is_installed_copy, knowledge
+    from mincards.bot.importing.data_import import replace_atomically
+    from mincards.bot.replies.render_estimate import validation_json, validation_report
+
+    made = calibrate(knowledge())
+    if args.json:
+        print(json.dumps(validation_json(made), ensure_ascii=False))
+    else:
+        print(validation_report(made))
+    if args.calibrate:
+        data_dir = default_data_dir()
+        if is_installed_copy(data_dir):
+            raise MincardsError(f"{data_dir} is the installed package's own data; calibrate a "
+                                "copy of it instead: --data-dir DIR")
+        replace_atomically(data_dir / FILE, dump_calibration(made))
+        print(f"wrote {data_dir / FILE}", file=sys.stderr)
     return 0
 
 
@@ -325,11 +425,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
                        help="give up on the server after this long (default 30)")
     check.set_defaults(run=_check_page)
+    est = sub.add_parser(
+        "estimate", help="estimate cards for a model the table lacks (not the table's numbers)",
+        description="Estimate, for each framework, flavour, strategy and length the table covers, "
+        "the fewest cards (or DIE) that hold the model's training state, from its shape: the "
+        "known-models data, or its config.json. Calibrated on the table in use; the figures are "
+        "estimates, never the table's.")
+    est.add_argument("model", nargs="*", help="a model's name or Hugging Face id")
+    est.add_argument("--config", metavar="FILE", help="the model's config.json")
+    est.add_argument("--json", action="store_true", help="print one JSON object")
+    est.add_argument("--validate", action="store_true",
+                     help="hold out each of the table's models in turn and print the error")
+    est.add_argument("--calibrate", action="store_true",
+                     help="fit to the table in use and write estimator.toml to the data folder")
+    est.set_defaults(run=_estimate)
     serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
-    for command in (ask, imp, diff, check, serve):
+    for command in (ask, imp, diff, check, est, serve):
         _data_dir_option(command, argparse.SUPPRESS)
     return parser
 

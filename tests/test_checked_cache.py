@@ -81,7 +81,8 @@ def test_what_the_cache_checks_is_every_data_file_and_the_code_that_reads_them()
     assert set(facts.glob("*.py")) <= set(FACTS_CODE)
     assert {p.name for p in FACTS_CODE} >= {"errors.py", "language.py", "knowledge.py"}
     assert set(DATA_FILES) == {"table.csv", "models.toml", "vocabulary.toml", "hardware.toml",
-                               "stand_ins.toml", "tps.toml", "known_models.toml"}
+                               "stand_ins.toml", "tps.toml", "known_models.toml",
+                               "estimator.toml"}
 
 
 def made(value: object) -> tuple[list[object], Callable[[], object]]:

@@ -28,14 +28,15 @@ ALLOWED: dict[str, set[str]] = {
     "shallow_json": set(),
     "facts": {"data"},
     "reading": {"facts"},
-    "answering": {"facts", "reading"},
-    "replies": {"facts", "reading", "answering"},
-    "importing": {"facts", "reading"},
-    "handlers": {"facts", "reading", "answering", "replies"},
-    "cli": {"facts", "reading", "answering", "replies", "importing", "handlers"},
+    "estimating": {"facts"},
+    "answering": {"facts", "reading", "estimating"},
+    "replies": {"facts", "reading", "answering", "estimating"},
+    "importing": {"facts", "reading", "estimating"},
+    "handlers": {"facts", "reading", "answering", "replies", "estimating"},
+    "cli": {"facts", "reading", "answering", "replies", "importing", "handlers", "estimating"},
     "package": {"cli"},  # mincards/__init__.py and __main__.py
 }
-STAGES = ("facts", "reading", "answering", "replies", "importing")
+STAGES = ("facts", "reading", "estimating", "answering", "replies", "importing")
 SLACK = ("slack_bolt", "slack_sdk", "aiohttp", "gunicorn", "redis")
 BARE = ("bot", "handlers", "mincards_data")
 

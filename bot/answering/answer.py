@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     # start that answers neither does not pay for them.
     from mincards.bot.answering.bracket import Bracket
     from mincards.bot.answering.plan import Plan
+    from mincards.bot.estimating.estimate import Estimate
 
 Intent = Literal["lookup", "ambiguous", "not_found", "not_covered", "list", "help", "capacity",
                  "compare", "plan"]
@@ -69,6 +70,9 @@ class Answer:
     stand_in: StandInUse | None = None
     # A model the table lacks: the table's nearest smaller and larger models of its kind.
     bracket: Bracket | None = None
+    # A model the table lacks by name, with a shape: the estimator's counts for it (never the
+    # table's; only ever beside a bracket or a stand-in).
+    estimate: Estimate | None = None
     # Time and cluster size by the page's formula.
     plan: Plan | None = None
     # What a plan was asked with, kept on any answer (a "which one?" before the plan).

@@ -283,6 +283,11 @@ class Resolver:
                 "seq_len": min(e.seq_len for e in answer.rows)}))
             answer = replace(answer, notes=notes_now)
         use = replace(use, rows=rows)
+        from mincards.bot.answering.estimated import asked_estimate, shape_of
+
+        estimate = asked_estimate(self.knowledge, shape_of(
+            self.knowledge, same_as=item.model, name=item.display), asked)
+        answer = replace(answer, estimate=estimate)
         if answer.intent == "plan":
             return replace(answer, rows=rows, stand_in=use, seq_lens=tuple(question.seq_lens),
                            asked_display=item.display)
@@ -309,9 +314,17 @@ class Resolver:
         around = self._bracket(question, mention, size)
         if around is not None:
             notes.append(self._reference())
+        estimate = None
+        if around is not None and not absent:
+            from mincards.bot.answering.estimated import asked_estimate, shape_of
+            known = self.known_sizes.find(mention) if self.known_sizes else None
+            if known is not None:
+                estimate = asked_estimate(self.knowledge, shape_of(self.knowledge, known),
+                                          question)
         answer = self._base(question, "not_found",
                             candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
-                            notes=tuple(notes), named=mention, bracket=around)
+                            notes=tuple(notes), named=mention, bracket=around,
+                            estimate=estimate)
         return replace(answer, asked_display=display) if display else answer
 
     def _size(self, mention: Mention) -> tuple[Size | None, str | None]:

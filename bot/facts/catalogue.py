@@ -40,12 +40,27 @@ class ModelInfo:
     note: str | None = None
     # What sort of model it is, to bracket a model the table lacks by its own sort.
     kind: Kind = "text"
+    # Its shape, which calibrates the estimator (bot/estimating): total and active parameters
+    # in billions, layers, hidden size, vocabulary. Optional: without it the model is answered
+    # from the table as ever and left out of the fit.
+    params_b: float | None = None
+    active_b: float | None = None
+    layers: int | None = None
+    hidden: int | None = None
+    vocab: int | None = None
 
     def __post_init__(self) -> None:
         # Written as the parser reads names, so that '0.50B' in the file matches '0.5b' asked.
         object.__setattr__(self, "size", _size("size", self.size))
         object.__setattr__(self, "active", _size("active", self.active))
         object.__setattr__(self, "versions", tuple(normalize_version(v) for v in self.versions))
+        for name in ("params_b", "active_b", "layers", "hidden", "vocab"):
+            value = getattr(self, name)
+            if value is not None and not 0 < value < 1e6:
+                raise ValueError(f"{name}: {value} is not a size")
+        if self.active_b is not None and (self.params_b is None or self.active_b > self.params_b):
+            raise ValueError("active_b: a mixture of experts' active parameters are within its "
+                             "params_b")
 
     @property
     def variants(self) -> frozenset[str]:

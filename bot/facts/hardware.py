@@ -16,12 +16,14 @@ class FlavourInfo:
     chip: str
     unit: str
     per_node: int
+    # Memory of one unit (a card, or a DIE) in GB: what the estimator (bot/estimating) fills.
+    memory_gb: float | None = None
     die_per_card: int | None = None
     min_parallel_unit: int | None = None
     advise_node_below: int | None = None
 
     def __post_init__(self) -> None:
-        check_positive(self, "per_node", "die_per_card", "min_parallel_unit",
+        check_positive(self, "per_node", "memory_gb", "die_per_card", "min_parallel_unit",
                        "advise_node_below")
 
     def nodes(self, count: int) -> int:

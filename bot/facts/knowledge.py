@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import mincards.data
 from mincards.bot.errors import DataError
+from mincards.bot.facts.calibration import FILE as CALIBRATION_FILE
+from mincards.bot.facts.calibration import Calibration, load_calibration
 from mincards.bot.facts.catalogue import Catalogue, load_catalogue
 from mincards.bot.facts.checked_cache import CheckedCache
 from mincards.bot.facts.hardware import Hardware, load_hardware
@@ -66,6 +68,8 @@ class Knowledge:
     stand_ins: StandIns = field(default_factory=StandIns)
     throughputs: Throughputs = field(default_factory=Throughputs)
     known_models: KnownModels = field(default_factory=KnownModels)
+    # The estimator's calibration stored with this table (None: not yet made for it).
+    calibration: Calibration | None = None
     # Answers and renderings derived from this data alone, kept because the data never changes
     # while it is loaded (what fits a budget is the same every time it is asked).
     _memo: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict, compare=False,
@@ -129,7 +133,7 @@ def legacy_framework_names(vocabulary: Vocabulary, hardware: Hardware) -> dict[s
 
 
 DATA_FILES = ("table.csv", "models.toml", "vocabulary.toml", "hardware.toml", "stand_ins.toml",
-              "tps.toml", "known_models.toml")
+              "tps.toml", "known_models.toml", CALIBRATION_FILE)
 # The code that turns those files into facts: when it changes, what it made is made again.
 FACTS_CODE = (*sorted(Path(__file__).parent.glob("*.py")),
               *(Path(__file__).parent.parent / name for name in ("errors.py", "language.py")))
@@ -143,8 +147,9 @@ def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Know
     data_dir = data_dir or default_data_dir()
     if not cached:
         return Knowledge(*_check(data_dir))
-    # stand_ins.toml, tps.toml and known_models.toml may be missing (a folder from before
-    # them): the files there are the inputs, so one added later is a change like any other.
+    # stand_ins.toml, tps.toml, known_models.toml and estimator.toml may be missing (a folder
+    # from before them): the files there are the inputs, so one added later is a change like
+    # any other.
     files = [path for f in DATA_FILES if (path := data_dir / f).exists()]
     kept = CheckedCache(str(data_dir.resolve()), [*files, *FACTS_CODE])
     return Knowledge(*kept.value(lambda: _check(data_dir)))
@@ -152,7 +157,7 @@ def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Know
 
 def _check(data_dir: Path
            ) -> tuple[Table, Catalogue, Vocabulary, Hardware, StandIns, Throughputs,
-                      KnownModels]:
+                      KnownModels, Calibration | None]:
     vocabulary = load_vocabulary(data_dir / "vocabulary.toml")
     hardware_path = data_dir / "hardware.toml"
     hardware = load_hardware(hardware_path)
@@ -191,7 +196,9 @@ def _check(data_dir: Path
             raise DataError(tps_path, f"tps for {model!r} on {strange}: not the table's "
                             f"flavours {list(table.flavours)}")
     known_models = load_known_models(data_dir / "known_models.toml")
-    return table, catalogue, vocabulary, hardware, stand_ins, throughputs, known_models
+    calibration = load_calibration(data_dir / CALIBRATION_FILE)
+    return (table, catalogue, vocabulary, hardware, stand_ins, throughputs, known_models,
+            calibration)
 
 
 @cache

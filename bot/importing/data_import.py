@@ -11,13 +11,16 @@ import datetime as dt
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mincards.bot.errors import ImportTableError, MincardsError
+from mincards.bot.estimating.calibrate import calibrate
+from mincards.bot.estimating.calibration_file import dump_calibration
+from mincards.bot.facts.calibration import FILE as CALIBRATION_FILE
 from mincards.bot.facts.catalogue import load_catalogue
 from mincards.bot.facts.hardware import Hardware, load_hardware
-from mincards.bot.facts.knowledge import legacy_framework_names, load_knowledge
+from mincards.bot.facts.knowledge import Knowledge, legacy_framework_names, load_knowledge
 from mincards.bot.facts.table import Table, dump_table, load_table, read_text_file
 from mincards.bot.facts.vocabulary import Vocabulary, load_vocabulary
 from mincards.bot.importing.catalogue_stub import stubs
@@ -38,6 +41,10 @@ class Import:
     new_catalogue_entries: tuple[str, ...]
     diff: TableDiff | None  # None when the folder had no table to compare with
     hardware: Hardware
+    # The estimator calibrated on the new table (data/estimator.toml), and the table's entries
+    # its held-out estimate is two steps or more from.
+    calibration_text: str = ""
+    disputed: tuple[str, ...] = ()
 
 
 def _read_page(page: Path) -> str:
@@ -94,11 +101,17 @@ def plan_import(data_dir: Path, page: Path, *, date: dt.date | None = None,
     plan = Import(table=table, table_text=dump_table(table), catalogue_text=catalogue_text,
                   new_catalogue_entries=tuple(s.splitlines()[0] for s in written), diff=diff,
                   hardware=hardware)
-    _check_loads(data_dir, plan)
-    return plan
+    staged = _check_loads(data_dir, plan)
+    stored = staged.calibration
+    # The terms a full selection kept (mincards estimate --validate makes it again) are
+    # refitted to the new table; a folder without a calibration chooses them now.
+    terms = {g.key: tuple(g.factors) for g in stored.groups} if stored is not None else None
+    calibration = calibrate(staged, terms)
+    return replace(plan, calibration_text=dump_calibration(calibration),
+                   disputed=calibration.disputed)
 
 
-def _check_loads(data_dir: Path, plan: Import) -> None:
+def _check_loads(data_dir: Path, plan: Import) -> Knowledge:
     """Load the folder as it would be after the import, in a scratch copy."""
     with tempfile.TemporaryDirectory(prefix="mincards-import-") as scratch:
         staged = Path(scratch)
@@ -108,7 +121,7 @@ def _check_loads(data_dir: Path, plan: Import) -> None:
         (staged / TABLE).write_text(plan.table_text, encoding="utf-8")
         (staged / CATALOGUE).write_text(plan.catalogue_text, encoding="utf-8")
         try:
-            load_knowledge(staged, cached=False)
+            return load_knowledge(staged, cached=False)
         except MincardsError as exc:
             message = str(exc).replace(str(staged), str(data_dir))
             raise ImportTableError(f"after this import the data would not load: {message}. "
@@ -136,7 +149,12 @@ def apply_import(data_dir: Path, plan: Import) -> list[Path]:
     changed: list[Path] = []
     # The catalogue first: extra entries load with the old table, so every moment between the
     # two replacements is a folder that loads.
-    for name, text in ((CATALOGUE, plan.catalogue_text), (TABLE, plan.table_text)):
+    # The calibration last: until it lands, the estimator sees its inputs changed and fits
+    # again in the process, so no moment pairs a table with another table's calibration.
+    for name, text in ((CATALOGUE, plan.catalogue_text), (TABLE, plan.table_text),
+                       (CALIBRATION_FILE, plan.calibration_text)):
+        if not text:
+            continue
         path = data_dir / name
         if not path.exists() or path.read_text(encoding="utf-8-sig") != text:
             replace_atomically(path, text)

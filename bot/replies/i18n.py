@@ -311,6 +311,26 @@ TEXT: dict[Language, dict[str, str]] = {
                                      "asked.",
         "note.plan_efficiency_out_of_range": "An efficiency is above 0 and at most 1 (100%); "
                                              "{given} is not, so {used} is used.",
+        "estimate.heading": "Estimate, not the table's, for {model} ({size}B{active}, from "
+                            "{source}):",
+        "estimate.active": ", {active}B active",
+        "estimate.source.known-models": "the known-models data",
+        "estimate.source.config": "its config.json",
+        "estimate.source.hub": "its configuration on Hugging Face",
+        "estimate.possibly": "{amount}, possibly {high}",
+        "estimate.validation": "On the table's own models, held out one at a time, this method is "
+                               "exact for {exact}% and within one step (×2) for {within}%.",
+        "estimate.advice": "The page's advice: below {n} cards, train on {n} (one node).",
+        "estimate.uncovered": "{framework}: the table has no {kind} model to estimate from.",
+        "estimate.kind.vision": "vision",
+        "estimate.kind.moe": "mixture-of-experts",
+        "estimate.kind.text": "text",
+        "estimate.short": "Estimate, not the table's: {amount}.",
+        "estimate.budget": "By estimate, not the table's: {verdict}.",
+        "estimate.budget.fits": "{budget} is enough for {what}",
+        "estimate.budget.short": "{budget} is not enough for {what} (it needs about {need})",
+        "estimate.in_table": "{model} is in the table: its counts are the table's, not an "
+                             "estimate (mincards ask \"{model}\").",
         "home.title": "mincards: minimum Ascend cards",
     },
     "zh": {
@@ -587,6 +607,25 @@ TEXT: dict[Language, dict[str, str]] = {
                                      "小时。",
         "note.plan_efficiency_out_of_range": "线性加速比应大于 0 且不超过 1（100%）；{given} 不在"
                                              "此范围内，因此按 {used} 计算。",
+        "estimate.heading": "估算（不是表中数据）：{model}（{size}B{active}，来自{source}）：",
+        "estimate.active": "，激活 {active}B",
+        "estimate.source.known-models": "已知模型数据",
+        "estimate.source.config": "它的 config.json",
+        "estimate.source.hub": "它在 Hugging Face 上的配置",
+        "estimate.possibly": "{amount}，可能需要 {high}",
+        "estimate.validation": "在表中自身的模型上逐个留出验证：此方法完全一致的占 {exact}%，"
+                               "相差一档（2 倍）以内的占 {within}%。",
+        "estimate.advice": "页面建议：一般小于 {n} 卡使用 {n} 卡（一个节点）训练。",
+        "estimate.uncovered": "{framework}：表中没有可据以估算的{kind}模型。",
+        "estimate.kind.vision": "多模态",
+        "estimate.kind.moe": "MoE",
+        "estimate.kind.text": "文本",
+        "estimate.short": "估算（不是表中数据）：{amount}。",
+        "estimate.budget": "按估算（不是表中数据）：{verdict}。",
+        "estimate.budget.fits": "{budget}够{what}",
+        "estimate.budget.short": "{budget}不够{what}（约需 {need}）",
+        "estimate.in_table": "{model} 在表中：它的卡数来自表，不是估算"
+                             "（mincards ask \"{model}\"）。",
         "home.title": "mincards：最小昇腾卡数",
     },
 }

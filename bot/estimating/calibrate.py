@@ -1,0 +1,177 @@
+"""Calibrating the estimator on the table in use: leave out what the page set by policy, choose
+the terms that lower the error on models held out one at a time, fit, and measure.
+
+Held out one at a time: each of the table's models in turn (all its rows) is predicted by a fit
+on the others; every figure the estimator states comes from that, never from a fit that saw the
+model it predicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mincards.bot.estimating import policy
+from mincards.bot.estimating.fit import TERMS, Coefficients, Sample, cost, fit_group, steps
+from mincards.bot.estimating.observations import Observation, inputs_digest, observations, units
+from mincards.bot.facts.calibration import Calibration, GroupFit, Tally
+from mincards.bot.facts.knowledge import Knowledge
+
+Group = tuple[str, str]
+
+
+def tally(step: float) -> Tally:
+    exact = abs(step) < 1e-9
+    return Tally(held_out=1, exact=int(exact), within_one=int(abs(step) <= 1 + 1e-9),
+                 under_one=int(-1 - 1e-9 <= step < -1e-9), under_more=int(step < -1 - 1e-9),
+                 over=int(step > 1e-9))
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """Leave-one-model-out over some samples with some terms."""
+
+    tallies: dict[Group, Tally]
+    cost: float
+    predictions: dict[str, int]  # observation label -> predicted count
+
+
+def samples_of(found: Iterable[Observation], knowledge: Knowledge) -> list[Sample]:
+    filled = units(knowledge)
+    found = list(found)
+    shortest: dict[Group, int] = {}
+    for o in found:
+        shortest[o.group] = min(shortest.get(o.group, o.seq_len), o.seq_len)
+    return [Sample(o, filled[o.flavour], shortest[o.group]) for o in found]
+
+
+def fit_all(samples: Sequence[Sample], terms: Sequence[str]) -> dict[Group, Coefficients]:
+    by_group: dict[Group, list[Sample]] = {}
+    for s in samples:
+        by_group.setdefault(s.observation.group, []).append(s)
+    return {g: fit_group(members, terms)[0] for g, members in by_group.items()}
+
+
+def predict(coefficients: Coefficients, sample: Sample) -> int:
+    o = sample.observation
+    return coefficients.count(o.shape, o.seq_len, sample.shortest, sample.unit)
+
+
+def held_out(samples: Sequence[Sample], terms: Sequence[str]) -> HeldOut:
+    tallies: dict[Group, Tally] = {}
+    spent = 0.0
+    predictions: dict[str, int] = {}
+    for model in dict.fromkeys(s.observation.model for s in samples):
+        train = [s for s in samples if s.observation.model != model]
+        fits = fit_all(train, terms)
+        for s in samples:
+            o = s.observation
+            if o.model != model or o.group not in fits:
+                continue  # a group only this model has: nothing to predict it from
+            count = predict(fits[o.group], s)
+            step = steps(count, o.count)
+            predictions[o.label] = count
+            tallies[o.group] = tallies.get(o.group, Tally()).plus(tally(step))
+            spent += cost(step)
+    return HeldOut(tallies, spent, predictions)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One set of terms, measured: the page's advised floors it finds, then each remaining
+    model held out in turn."""
+
+    terms: tuple[str, ...]
+    advised: dict[str, str]
+    usable: list[Sample]
+    measured: HeldOut
+
+    @property
+    def error(self) -> float:
+        """The held-out cost per prediction: what a term must lower to be kept."""
+        count = sum(t.held_out for t in self.measured.tallies.values())
+        return self.measured.cost / count if count else 0.0
+
+
+def trial(samples: Sequence[Sample], terms: Sequence[str], advice: dict[str, int]) -> Trial:
+    fits = fit_all(samples, terms)
+    by_label = {s.observation.label: s for s in samples}
+    advised = policy.page_advice((s.observation for s in samples),
+                                 lambda o: predict(fits[o.group], by_label[o.label]), advice)
+    usable = [s for s in samples if s.observation.label not in advised]
+    return Trial(tuple(terms), advised, usable, held_out(usable, terms))
+
+
+def choose_terms(samples: Sequence[Sample], advice: dict[str, int]) -> tuple[Trial, list[str]]:
+    """(the best trial, terms dropped with why): forward selection, a term kept only when it
+    lowers the held-out error."""
+    best = trial(samples, [], advice)
+    dropped: list[str] = []
+    candidates = list(TERMS)
+    while candidates:
+        trials = {term: trial(samples, [*best.terms, term], advice) for term in candidates}
+        term = min(trials, key=lambda t: trials[t].error)
+        if trials[term].error < best.error - 1e-9:
+            best = trials[term]
+            candidates.remove(term)
+            continue
+        dropped.extend(f"{t}: held-out error {trials[t].error:.3f} against {best.error:.3f} "
+                       "without it" for t in candidates)
+        break
+    return best, dropped
+
+
+def calibrate(knowledge: Knowledge, terms: Mapping[str, Sequence[str]] | None = None
+              ) -> Calibration:
+    """Fit the estimator to `knowledge`'s table and measure it, framework by framework and
+    strategy by strategy (each its own fit, its own terms). `terms`: the extra terms for each
+    group ("framework.strategy"); None chooses them (slower: each candidate is held out)."""
+    found, shapeless = observations(knowledge)
+    left_out = {**policy.contradicted(found, knowledge.suspects), **policy.family_runs(found)}
+    samples = samples_of((o for o in found if o.label not in left_out), knowledge)
+    advice = {fl: info.advise_node_below for fl, info in knowledge.hardware.flavours.items()
+              if info.advise_node_below}
+    by_group: dict[Group, list[Sample]] = {}
+    for s in samples:
+        by_group.setdefault(s.observation.group, []).append(s)
+    groups = []
+    dropped: list[str] = []
+    disputed: list[str] = []
+    total = Tally()
+    for group, members in by_group.items():
+        key = ".".join(group)
+        if terms is None:
+            chosen, why = choose_terms(members, advice)
+            dropped += [f"{key} {reason}" for reason in why]
+        else:
+            chosen = trial(members, [t for t in terms.get(key, ()) if t in TERMS], advice)
+        left_out.update(chosen.advised)
+        for sample in chosen.usable:
+            o = sample.observation
+            guess = chosen.measured.predictions.get(o.label)
+            if guess is not None and abs(steps(guess, o.count)) >= 2 - 1e-9:
+                disputed.append(f"{o.label}: the table lists {o.count}, the estimate {guess}")
+        coefficients = fit_all(chosen.usable, chosen.terms)[group]
+        measured = chosen.measured.tallies.get(group, Tally())
+        total = total.plus(measured)
+        kept = [o.observation for o in chosen.usable]
+        groups.append(GroupFit(
+            framework=group[0], strategy=group[1],
+            bytes_per_param=round(coefficients.bytes_per_param, 4),
+            factors=dict(coefficients.factors),
+            kinds=tuple(sorted({o.shape.kind for o in kept})),
+            seq_lens=tuple(sorted({o.seq_len for o in found if o.group == group})),
+            kind_lengths={kind: tuple(sorted({o.seq_len for o in found
+                                              if o.group == group and o.shape.kind == kind}))
+                          for kind in sorted({o.shape.kind for o in kept})},
+            flavours=tuple(dict.fromkeys(o.flavour for o in kept)),
+            validation=measured))
+    date = knowledge.table.source.date
+    notes = [f"{label}: {why}" for label, why in sorted(left_out.items())]
+    notes += [f"{model}: no shape in models.toml, not fitted" for model in shapeless]
+    used = sorted({term for g in groups for term in g.factors})
+    return Calibration(inputs=inputs_digest(found, knowledge),
+                       page_date=date.isoformat() if date else "",
+                       terms=("bytes_per_param", *used), groups=tuple(groups),
+                       validation=total, policy=tuple(notes), dropped=tuple(dropped),
+                       disputed=tuple(disputed))
