@@ -26,7 +26,8 @@ DATA_DIR_HELP = ("use the data folder DIR instead of the one the package ships "
 def _ask(args: argparse.Namespace) -> int:
     from mincards.bot.answering.conversation import Context, context_after
     from mincards.bot.answering.engine import Engine
-    from mincards.bot.replies.lead import lead, short_text
+    from mincards.bot.replies.lead import lead
+    from mincards.bot.replies.render_estimate import short_reply
     from mincards.bot.replies.render_json import render_json
     from mincards.bot.replies.render_rows import render_rows
     from mincards.bot.replies.render_text import render_text
@@ -48,7 +49,7 @@ def _ask(args: argparse.Namespace) -> int:
             return json.dumps(render_json(engine.knowledge, result, question),
                               ensure_ascii=False)
         if args.short:
-            return short_text(engine.knowledge, result)
+            return short_reply(engine.knowledge, result)
         if args.format:
             # No rows (a name the table lacks, help): the sentence that says why, on stderr,
             # so that a script reading the table sees none.
@@ -194,11 +195,12 @@ def _estimate(args: argparse.Namespace) -> int:
         made = estimator(known)
         calibration, estimate = made.calibration, made.estimate(shape)
     if args.json:
-        print(json.dumps(estimate_json(estimate, calibration), ensure_ascii=False))
+        print(json.dumps({**estimate_json(estimate), "calibrated_on": calibration.page_date},
+                         ensure_ascii=False))
     else:
         if said:
             print(said)
-        print(estimate_text(known, estimate, calibration, "en"))
+        print(estimate_text(known, estimate, "en"))
     return 0
 
 

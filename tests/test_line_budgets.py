@@ -67,7 +67,12 @@ def replies(engine: Engine) -> list[Reply]:
 def budget(engine: Engine, answer: Answer) -> int:
     """The most lines a reply of this kind may take."""
     families = len({engine.knowledge.catalogue[m].family for m in engine.knowledge.table.models()})
-    return {
+    # An estimate beside a bracket or a stand-in: a blank line, its heading, its record and the
+    # page's advice, and a line per framework and strategy.
+    frameworks = len(engine.knowledge.table.frameworks)
+    strategies = len(engine.knowledge.strategies)
+    estimate = 4 + frameworks * strategies if answer.estimate is not None else 0
+    return estimate + {
         "lookup": 24, "plan": 30, "not_found": 24, "ambiguous": 12, "help": 12,
         "not_covered": 4, "capacity": MAX_CAPACITY_LINES,
         # A line per family, with the lead and the notes.

@@ -320,7 +320,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.possibly": "{amount}, possibly {high}",
         "estimate.validation": "On the table's own models, held out one at a time, this method is "
                                "exact for {exact}% and within one step (×2) for {within}%.",
-        "estimate.advice": "The page's advice: below {n} cards, train on {n} (one node).",
+        "estimate.line": "{framework} · {strategy} · {lengths}: {counts}",
         "estimate.uncovered": "{framework}: the table has no {kind} model to estimate from.",
         "estimate.kind.vision": "vision",
         "estimate.kind.moe": "mixture-of-experts",
@@ -615,7 +615,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.possibly": "{amount}，可能需要 {high}",
         "estimate.validation": "在表中自身的模型上逐个留出验证：此方法完全一致的占 {exact}%，"
                                "相差一档（2 倍）以内的占 {within}%。",
-        "estimate.advice": "页面建议：一般小于 {n} 卡使用 {n} 卡（一个节点）训练。",
+        "estimate.line": "{framework} · {strategy} · {lengths}：{counts}",
         "estimate.uncovered": "{framework}：表中没有可据以估算的{kind}模型。",
         "estimate.kind.vision": "多模态",
         "estimate.kind.moe": "MoE",

@@ -55,6 +55,13 @@ from mincards.bot.replies.render_entries import (
     stressed,
     unsupported_text,
 )
+from mincards.bot.replies.render_estimate import (
+    advice_line,
+    estimate_rows,
+    heading,
+    uncovered_lines,
+    validation_line,
+)
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_text import help_text, stand_in_lines
@@ -147,6 +154,23 @@ def model_menu(knowledge: Knowledge, language: Language, action_id: str, lim: Sl
             initial = choice
     return static_select(action_id, t(language, "blocks.pick_model"), list(groups.items()), lim,
                          initial=initial)
+
+
+def _estimate(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Block]:
+    """After the table's numbers: the estimate, labelled in its first words, its lines not
+    bold (they are not the table's), its record and the page's advice in small print."""
+    if answer.estimate is None:
+        return []
+    lang = answer.language
+    lines = [f"_{escape(heading(answer.estimate, lang))}_"]
+    lines += [f"• {escape(line)}" for line in estimate_rows(knowledge, answer.estimate, lang)]
+    lines += [escape(line) for line in uncovered_lines(knowledge, answer.estimate, lang)]
+    small = [escape(validation_line(answer.estimate.validation, lang))]
+    advice = (advice_line(knowledge, answer.estimate, lang)
+              if answer.note("below_node") is None else None)
+    if advice:
+        small.append(escape(advice))
+    return [section("\n".join(lines), lim), context(small, lim)]
 
 
 def _feedback(answer: Answer, lim: SlackLimits) -> Block:
@@ -259,6 +283,7 @@ class MessageBuilder:
         info = [*(escape(line) for line in stand_in_lines(k, a)), *info,
                 escape(unsupported_text(k, a, a.rows))]
         blocks += _numbers(k, a, a.rows, lim)
+        blocks += _estimate(k, a, lim)
         return self._finish(blocks, _footer(k, a, lim, info, a.models[0]))
 
     def capacity(self) -> list[Block]:
@@ -317,6 +342,7 @@ class MessageBuilder:
         info = [*(escape(line) for line in stand_in_lines(k, a)), *info]
         if info:
             blocks.append(context(info, lim))
+        blocks += _estimate(k, a, lim)
         if a.candidates:
             blocks.append(section(escape(t(self.lang, "suggest")), lim))
             blocks += _choices(k, a, a.candidates, lim)
@@ -422,7 +448,7 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
         notes = split_notes(knowledge, answer)
         if notes.warnings or notes.info:
             blocks.append(context([escape(x) for x in (*notes.warnings, *notes.info)], lim))
-        return blocks
+        return [*blocks, *_estimate(knowledge, answer, lim)]
     if answer.intent == "capacity":
         answer = shown_notes(knowledge, answer, answer.models[: lim.max_capacity_models])
     warn, info = _warnings(knowledge, answer, lim)
@@ -437,6 +463,7 @@ def view_blocks(knowledge: Knowledge, answer: Answer) -> list[Block]:
         info = [*(escape(line) for line in stand_in_lines(knowledge, answer)), *info,
                 escape(unsupported_text(knowledge, answer, answer.rows))]
         blocks += _numbers(knowledge, answer, answer.rows, lim)
+        blocks += _estimate(knowledge, answer, lim)
         key = answer.models[0]
     blocks.append(_footer(knowledge, answer, lim, info, key))
     return blocks

@@ -4,11 +4,13 @@ the method's held-out error in one line, and the page's advice beside it, never 
 
 from __future__ import annotations
 
+from mincards.bot.answering.answer import Answer
 from mincards.bot.estimating.estimate import Estimate, EstimateCell
 from mincards.bot.facts.calibration import Calibration, Tally
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
+from mincards.bot.replies.lead import short_text
 from mincards.bot.replies.render_plan import number
 from mincards.bot.replies.render_words import amount, seq_short
 
@@ -33,14 +35,13 @@ def cell_amount(knowledge: Knowledge, language: Language, cell: EstimateCell) ->
     return said
 
 
-def framework_lines(knowledge: Knowledge, estimate: Estimate, language: Language
-                    ) -> list[tuple[str, list[str]]]:
-    """(framework name, its lines): 'LoRA · 4K, 8K: Snt9B 8 cards, possibly 16 | Snt9B23 ...'."""
-    out: list[tuple[str, list[str]]] = []
-    frameworks = list(dict.fromkeys(c.framework for c in estimate.cells))
-    for framework in frameworks:
-        lines: list[str] = []
+def estimate_rows(knowledge: Knowledge, estimate: Estimate, language: Language) -> list[str]:
+    """A line per framework and strategy, lengths with the same counts together:
+    'MindSpeed-LLM · LoRA · 4K, 8K: Snt9B 8 cards, possibly 16 | Snt9B23 8 DIE, possibly 16'."""
+    lines: list[str] = []
+    for framework in dict.fromkeys(c.framework for c in estimate.cells):
         cells = [c for c in estimate.cells if c.framework == framework]
+        name = knowledge.framework_names.get(framework, framework)
         for strategy in dict.fromkeys(c.strategy for c in cells):
             by_length: dict[int, list[EstimateCell]] = {}
             for c in cells:
@@ -54,9 +55,10 @@ def framework_lines(knowledge: Knowledge, estimate: Estimate, language: Language
                 said.setdefault(text, []).append(seq_len)
             label = knowledge.strategy_label(strategy, language)
             for text, lengths in said.items():
-                lines.append(f"{label} · {', '.join(seq_short(n) for n in lengths)}: {text}")
-        out.append((knowledge.framework_names.get(framework, framework), lines))
-    return out
+                lines.append(t(language, "estimate.line", framework=name, strategy=label,
+                               counts=text, lengths=t(language, "list_sep").join(
+                                   seq_short(n) for n in lengths)))
+    return lines
 
 
 def uncovered_lines(knowledge: Knowledge, estimate: Estimate, language: Language) -> list[str]:
@@ -64,16 +66,19 @@ def uncovered_lines(knowledge: Knowledge, estimate: Estimate, language: Language
               kind=t(language, f"estimate.kind.{kind}")) for fw, kind in estimate.uncovered]
 
 
-def validation_line(calibration: Calibration, language: Language) -> str:
-    v = calibration.validation
+def validation_line(v: Tally, language: Language) -> str:
     return t(language, "estimate.validation", exact=percent(v.share(v.exact)),
              within=percent(v.share(v.within_one)))
 
 
-def advice_line(knowledge: Knowledge, language: Language) -> str | None:
-    floors = [info.advise_node_below for info in knowledge.hardware.flavours.values()
-              if info.advise_node_below]
-    return t(language, "estimate.advice", n=floors[0]) if floors else None
+def advice_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> str | None:
+    """The page's advice ("below 8 cards, use 8"), said beside an estimate below it, never
+    folded into its counts."""
+    for cell in estimate.cells:
+        floor = knowledge.hardware.flavours[cell.flavour].advise_node_below
+        if floor and cell.count < floor:
+            return t(language, "note.below_node", cards=floor)
+    return None
 
 
 def fewest(estimate: Estimate) -> EstimateCell | None:
@@ -82,6 +87,29 @@ def fewest(estimate: Estimate) -> EstimateCell | None:
         return None
     first = estimate.cells[0].flavour
     return min((c for c in estimate.cells if c.flavour == first), key=lambda c: c.count)
+
+
+def short_reply(knowledge: Knowledge, answer: Answer) -> str:
+    """`--short`: the lead, and after it the estimate's fewest count, labelled."""
+    said = short_text(knowledge, answer)
+    extra = (short_line(knowledge, answer.estimate, answer.language)
+             if answer.estimate is not None else None)
+    return said + t(answer.language, "sentence_sep") + extra if extra else said
+
+
+def markdown_lines(knowledge: Knowledge, estimate: Estimate, language: Language) -> list[str]:
+    """`--format markdown`: the estimate as its own table under a quoted label, apart from the
+    table's rows."""
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    head = ["framework", "strategy", "seq_len", "flavour", "estimate", "up to"]
+    rows = [line([knowledge.framework_names.get(c.framework, c.framework), c.strategy,
+                  str(c.seq_len), f"{knowledge.flavour_display(c.flavour)} ({c.unit})",
+                  str(c.count), str(c.high)]) for c in estimate.cells]
+    return [f"> {heading(estimate, language)}",
+            f"> {validation_line(estimate.validation, language)}", "",
+            line(head), "|" + "---|" * len(head), *rows]
 
 
 def short_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> str | None:
@@ -95,29 +123,31 @@ def short_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> 
              amount=f"{cell_amount(knowledge, language, cell)} ({what})")
 
 
-def estimate_text(knowledge: Knowledge, estimate: Estimate, calibration: Calibration,
-                  language: Language) -> str:
-    """The estimate as plain text: heading, framework blocks, the method's record, advice."""
+def estimate_lines(knowledge: Knowledge, estimate: Estimate, language: Language,
+                   bullet: str = "- ", advice: bool = True) -> list[str]:
+    """The estimate as lines: heading, framework blocks, the method's record, and the page's
+    advice (unless the reply says it already)."""
     lines = [heading(estimate, language)]
-    for name, body in framework_lines(knowledge, estimate, language):
-        lines.append(name)
-        lines += [f"- {line}" for line in body]
+    lines += [f"{bullet}{line}" for line in estimate_rows(knowledge, estimate, language)]
     lines += uncovered_lines(knowledge, estimate, language)
-    lines.append(validation_line(calibration, language))
-    advice = advice_line(knowledge, language)
-    if advice:
-        lines.append(advice)
-    return "\n".join(lines)
+    lines.append(validation_line(estimate.validation, language))
+    said = advice_line(knowledge, estimate, language) if advice else None
+    if said:
+        lines.append(said)
+    return lines
 
 
-def estimate_json(estimate: Estimate, calibration: Calibration) -> dict[str, object]:
+def estimate_text(knowledge: Knowledge, estimate: Estimate, language: Language) -> str:
+    return "\n".join(estimate_lines(knowledge, estimate, language))
+
+
+def estimate_json(estimate: Estimate) -> dict[str, object]:
     return {"model": estimate.shape.name, "shape": estimate.shape.as_json(),
             "label": "estimate, not the table's",
             "estimates": [c.as_json() for c in estimate.cells],
             "uncovered": [{"framework": fw.replace("_", "-"), "kind": kind}
                           for fw, kind in estimate.uncovered],
-            "validation": _tally_json(calibration.validation),
-            "calibrated_on": calibration.page_date}
+            "validation": _tally_json(estimate.validation)}
 
 
 def _tally_row(name: str, v: Tally) -> str:

@@ -9,6 +9,7 @@ from mincards.bot.answering.compare import fewest
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.table import Entry, Table
 from mincards.bot.replies.lead import lead
+from mincards.bot.replies.render_estimate import estimate_json
 from mincards.bot.replies.render_text import render_text
 from mincards.bot.replies.render_verdict import overall, ways
 
@@ -172,6 +173,8 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
             out["bracket"]["size"] = {"params_b": around.size.params_b,
                                       "active_b": around.size.active_b,
                                       "kind": around.size.kind, "source": around.size.source}
+    if answer.estimate is not None:
+        out["estimate"] = estimate_json(answer.estimate)
     if answer.plan is not None:
         out["plan"] = plan_json(answer.plan)
     if answer.budget is not None:

@@ -18,6 +18,7 @@ from mincards.bot.facts.table import Entry
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import bracket_sentence, lead
 from mincards.bot.replies.lead import columns as lead_columns
+from mincards.bot.replies.render_estimate import markdown_lines
 
 FORMATS = ("markdown", "csv")
 
@@ -102,7 +103,16 @@ def _table(knowledge: Knowledge, answer: Answer, fmt: str
 
 
 def render_rows(knowledge: Knowledge, answer: Answer, fmt: str) -> str:
-    """The rows in `fmt` (one of FORMATS); '' when the answer has none."""
+    """The rows in `fmt` (one of FORMATS); '' when the answer has none. In markdown, an
+    estimate beside them is a table of its own under its label."""
+    made = _rows(knowledge, answer, fmt)
+    if fmt == "markdown" and answer.estimate is not None and answer.estimate.cells:
+        estimate = "\n".join(markdown_lines(knowledge, answer.estimate, answer.language))
+        return f"{made}\n\n{estimate}" if made else estimate
+    return made
+
+
+def _rows(knowledge: Knowledge, answer: Answer, fmt: str) -> str:
     head, rows = _table(knowledge, answer, fmt)
     if not rows:
         return ""
