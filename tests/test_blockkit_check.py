@@ -26,7 +26,11 @@ def checker() -> ModuleType:
 
 @needs_shared("tools", "blockkit_check.py")
 def test_every_reply_passes_slacks_checker(engine: Engine, checker: ModuleType) -> None:
-    asked = [*QUESTIONS, *(q for q, _ in questions(engine, 300))]
+    # With the estimate beside a bracket or a stand-in, in both languages.
+    estimated = ["phi-4", "Yi-1.5-34B 需要几张卡", "Qwen2.5-Coder-7B full 8k 16 cards?",
+                 "DeepSeek-V2 全参", "Llama-3.2-90B-Vision lora"]
+    asked = [*QUESTIONS, *estimated, *(q for q, _ in questions(engine, 300))]
+    assert all(engine.ask(q).estimate is not None for q in estimated)
     problems = []
     for i, question in enumerate(asked):
         answer = engine.ask(question)

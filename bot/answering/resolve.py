@@ -314,13 +314,18 @@ class Resolver:
         around = self._bracket(question, mention, size)
         if around is not None:
             notes.append(self._reference())
-        estimate = None
-        if around is not None and not absent:
-            from mincards.bot.answering.estimated import asked_estimate, shape_of
-            known = self.known_sizes.find(mention) if self.known_sizes else None
-            if known is not None:
-                estimate = asked_estimate(self.knowledge, shape_of(self.knowledge, known),
-                                          question)
+        from mincards.bot.answering.estimated import asked_estimate, shape_of
+
+        # A model another version of the page lists keeps its shape in the catalogue; a model
+        # the known-models data lists, its own. Neither: no estimate (a size read from a name
+        # is not a shape).
+        shape = None
+        if len(absent) == 1:
+            shape = shape_of(self.knowledge, same_as=absent[0].key)
+        elif around is not None and not absent and self.known_sizes:
+            known = self.known_sizes.find(mention)
+            shape = shape_of(self.knowledge, known) if known is not None else None
+        estimate = asked_estimate(self.knowledge, shape, question)
         answer = self._base(question, "not_found",
                             candidates=self.matcher.suggest(mention, MAX_SUGGESTIONS),
                             notes=tuple(notes), named=mention, bracket=around,

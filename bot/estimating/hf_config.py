@@ -77,11 +77,11 @@ def _mlp(c: Mapping[str, Any], hidden: float, width: float) -> float:
 
 def _text(c: Mapping[str, Any]) -> tuple[float, float, int, int, int]:
     """(total, active parameters, layers, hidden, vocabulary) of a language model."""
-    hidden = _required(c, "a hidden size", "hidden_size", "n_embd", "d_model")
-    layers = _required(c, "a layer count", "num_hidden_layers", "n_layer", "num_layers")
+    hidden = _required(c, "hidden size", "hidden_size", "n_embd", "d_model")
+    layers = _required(c, "layer count", "num_hidden_layers", "n_layer", "num_layers")
     if layers > MAX_LAYERS:
         raise ShapeError(f"config.json: {layers:g} layers is beyond any model")
-    vocab = _required(c, "a vocabulary size", "vocab_size", "padded_vocab_size")
+    vocab = _required(c, "vocabulary size", "vocab_size", "padded_vocab_size")
     width = _number(c, "intermediate_size", "ffn_hidden_size", "n_inner") or 4 * hidden
     attention = _attention(c, hidden)
     experts = _number(c, "num_local_experts", "num_experts", "n_routed_experts", allow_zero=True)
