@@ -236,9 +236,15 @@ def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None
     if answer.models and answer.intent not in ("ambiguous", "not_found", "help"):
         model = known.catalogue[answer.models[0]].display
         return None, t("en", "estimate.in_table", model=model)
+    from mincards.handlers.hub import hub_shape, repo_id
+
+    repo = repo_id(name)
+    if repo is not None:
+        return hub_shape(repo), ""
     if answer.intent == "ambiguous":
         raise MincardsError(lead(known, answer))
-    raise MincardsError(f"no shape known for {name!r}: give its config.json (--config FILE)")
+    raise MincardsError(f"no shape known for {name!r}: give its Hugging Face id or its "
+                        "config.json (--config FILE)")
 
 
 def _calibrate(args: argparse.Namespace) -> int:

@@ -1,0 +1,184 @@
+"""A model's shape from the Hugging Face Hub, for the estimator: its `config.json` and the
+parameter count of its published weights (the Hub's safetensors metadata).
+
+Fetched with huggingface_hub, which honours HF_ENDPOINT (a mirror, or a test's local Hub) and
+HF_TOKEN (gated and private models). Bounded: one deadline for the whole fetch, config.json
+refused above 1 MB before it is downloaded. Cached on disk (the shape read from it, under the
+cache folder's `hub/`), so a model asked again is estimated without a request. Never on the
+path of an acknowledgement: callers run it after Slack has been answered, off the event loop.
+Every failure is one HubError line; nothing is made up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mincards.bot.errors import MincardsError
+from mincards.bot.estimating.hf_config import MAX_BYTES, parse_config
+from mincards.bot.estimating.shape import Shape, ShapeError
+from mincards.bot.facts.checked_cache import cache_dir
+
+log = logging.getLogger(__name__)
+DEADLINE_SECONDS = 15.0
+# A shape read from the Hub is kept this long: a repository's config rarely changes, and a
+# week-old shape is still the model's.
+KEEP_SECONDS = 7 * 24 * 3600
+_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
+HUB_HOSTS = ("huggingface.co", "hf.co")
+# Paths on the Hub that are not models.
+NOT_MODELS = frozenset({"datasets", "spaces", "docs", "blog", "collections", "papers", "api",
+                        "organizations", "settings", "models", "login", "join", "pricing"})
+
+
+class HubError(MincardsError):
+    """Why the Hub gave no shape, in one line."""
+
+
+def repo_id(text: str) -> str | None:
+    """The Hub model a name or link points at ('Qwen/Qwen2.5-7B', huggingface.co/Qwen/...,
+    hf.co/...), or None: a dataset, a Space, a file, or not a Hub name at all."""
+    text = text.strip().strip("<>")
+    if "://" in text or text.startswith(HUB_HOSTS):
+        parts = urlsplit(text if "://" in text else "https://" + text)
+        if (parts.hostname or "").lower() not in HUB_HOSTS:
+            return None
+        segments = [s for s in parts.path.split("/") if s]
+        if len(segments) < 2 or segments[0] in NOT_MODELS:
+            return None
+        if len(segments) > 2 and segments[2] not in ("tree", "blob"):
+            return None
+        text = "/".join(segments[:2])
+    return text if _REPO.fullmatch(text) and ".." not in text else None
+
+
+def _cache_file(repo: str) -> Path | None:
+    base = cache_dir()
+    if base is None:
+        return None
+    digest = hashlib.sha256(repo.encode()).hexdigest()[:32]
+    return base / "hub" / f"{digest}.json"
+
+
+def cached_shape(repo: str) -> Shape | None:
+    """The shape kept from an earlier fetch, if it is recent; never a request."""
+    path = _cache_file(repo)
+    try:
+        if path is None or time.time() - path.stat().st_mtime > KEEP_SECONDS:
+            return None
+        kept = json.loads(path.read_bytes()[:100_000])
+        if kept.get("repo") != repo:
+            return None
+        return Shape(name=repo, params_b=float(kept["params_b"]),
+                     active_b=float(kept["active_b"]) if kept.get("active_b") else None,
+                     layers=kept.get("layers"), hidden=kept.get("hidden"),
+                     vocab=kept.get("vocab"), vision=bool(kept.get("vision")), source="hub")
+    except (OSError, ValueError, KeyError, TypeError, ShapeError):
+        return None  # missing or damaged: fetched again
+
+
+def _keep(repo: str, shape: Shape) -> None:
+    path = _cache_file(repo)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"repo": repo, "params_b": shape.params_b, "active_b": shape.active_b,
+                           "layers": shape.layers, "hidden": shape.hidden,
+                           "vocab": shape.vocab, "vision": shape.vision})
+        fd, tmp = tempfile.mkstemp(prefix=".hub-", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        Path(tmp).replace(path)
+    except OSError as exc:
+        log.warning("could not keep the Hub shape of %s (%s)", repo, exc.strerror or exc)
+
+
+def _explain(repo: str, exc: BaseException) -> str:
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        GatedRepoError,
+        HfHubHTTPError,
+        RepositoryNotFoundError,
+    )
+
+    token = bool(os.environ.get("HF_TOKEN"))
+    if isinstance(exc, GatedRepoError):
+        return (f"{repo} is gated on Hugging Face and HF_TOKEN has no access to it" if token else
+                f"{repo} is gated on Hugging Face: accept its terms there and set HF_TOKEN")
+    if isinstance(exc, RepositoryNotFoundError):
+        return (f"no model {repo} on Hugging Face" + ("" if token else
+                " (if it is private, set HF_TOKEN)"))
+    if isinstance(exc, EntryNotFoundError):
+        return f"{repo} has no config.json on Hugging Face"
+    if isinstance(exc, HfHubHTTPError):
+        status = exc.response.status_code if exc.response is not None else "an error"
+        return f"Hugging Face answered {status} for {repo}"
+    if isinstance(exc, ShapeError):
+        return f"{repo}: {exc}"
+    if isinstance(exc, HubError):
+        return str(exc)
+    return f"cannot read {repo} from Hugging Face ({type(exc).__name__})"
+
+
+def _fetch(repo: str, timeout: float) -> Shape:
+    from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
+
+    endpoint = os.environ.get("HF_ENDPOINT") or None
+    token = os.environ.get("HF_TOKEN") or None
+    info = HfApi(endpoint=endpoint, token=token).model_info(repo, timeout=timeout)
+    total = getattr(getattr(info, "safetensors", None), "total", None)
+    url = hf_hub_url(repo, "config.json", endpoint=endpoint)
+    meta = get_hf_file_metadata(url, token=token, timeout=timeout, endpoint=endpoint)
+    if meta.size is not None and meta.size > MAX_BYTES:
+        raise HubError(f"{repo}'s config.json is {meta.size:,} bytes; a model's configuration "
+                       "is a few KB")
+    base = cache_dir()
+    path = hf_hub_download(repo, "config.json", endpoint=endpoint, token=token,
+                           etag_timeout=timeout,
+                           cache_dir=str(base / "hub" / "files") if base else None)
+    with Path(path).open("rb") as file:
+        text = file.read(MAX_BYTES + 1)
+    params = float(total) / 1e9 if isinstance(total, (int, float)) and total > 0 else None
+    return parse_config(text, repo, "hub", params_b=params)
+
+
+def hub_shape(repo: str, deadline: float = DEADLINE_SECONDS) -> Shape:
+    """The model's shape: kept from before, else fetched within `deadline` seconds."""
+    kept = cached_shape(repo)
+    if kept is not None:
+        return kept
+    try:
+        import huggingface_hub  # noqa: F401
+    except ImportError:
+        raise HubError("reading Hugging Face needs huggingface_hub: pip install "
+                       "'mincards[hub]'") from None
+    done: Future[Shape] = Future()
+
+    def work() -> None:
+        try:
+            done.set_result(_fetch(repo, deadline))
+        except BaseException as exc:  # every failure becomes one line below
+            done.set_exception(exc)
+
+    # A daemon thread: a Hub that never answers cannot keep the process from exiting.
+    threading.Thread(target=work, name="mincards-hub", daemon=True).start()
+    try:
+        shape = done.result(timeout=deadline)
+    except TimeoutError:
+        raise HubError(f"Hugging Face did not answer within {deadline:g} s for {repo}") from None
+    except Exception as exc:
+        log.debug("Hub fetch of %s failed", repo, exc_info=True)
+        raise HubError(_explain(repo, exc)) from None
+    _keep(repo, shape)
+    return shape
+
