@@ -18,6 +18,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from mincards.bot.language import language_of
 from mincards.bot.replies.render_blocks import message, slash_help
 from mincards.bot.replies.slack_text import from_slack
+from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 COMMAND = "/mincards"
@@ -54,6 +55,7 @@ def register(app: AsyncApp, services: Services) -> None:
         await ack()  # before anything else: Slack gives a command three seconds
         question = from_slack(str(command.get("text") or ""))
         answer = await services.answering.answer(lambda: services.engine.recall(question), question)
+        answer = await with_hub_estimate(services.engine, answer, question)
 
         def render() -> dict[str, Any]:
             if answer.intent == "help" and (not question.strip()

@@ -12,6 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.conversations import conversation_key
+from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("message.im",)
@@ -38,6 +39,7 @@ def register(app: AsyncApp, services: Services) -> None:
         # The DM is one conversation; a thread inside it is another.
         answer = await services.conversations.ask(conversation_key(context, channel, thread),
                                                   question)
+        answer = await with_hub_estimate(services.engine, answer, question)
         payload = await services.answering.render(
             answer, question, lambda: message(services.engine.knowledge, answer,
                                               question=question), question)

@@ -30,6 +30,8 @@ from mincards.bot.facts.checked_cache import cache_dir
 
 log = logging.getLogger(__name__)
 DEADLINE_SECONDS = 15.0
+# Overrides DEADLINE_SECONDS (seconds, above 0): a slow mirror given longer, a test less.
+DEADLINE_ENV = "MINCARDS_HUB_TIMEOUT"
 # A shape read from the Hub is kept this long: a repository's config rarely changes, and a
 # week-old shape is still the model's.
 KEEP_SECONDS = 7 * 24 * 3600
@@ -152,8 +154,17 @@ def _fetch(repo: str, timeout: float) -> Shape:
     return parse_config(text, repo, "hub", params_b=params)
 
 
-def hub_shape(repo: str, deadline: float = DEADLINE_SECONDS) -> Shape:
+def configured_deadline() -> float:
+    try:
+        seconds = float(os.environ.get(DEADLINE_ENV, ""))
+    except ValueError:
+        return DEADLINE_SECONDS
+    return seconds if 0 < seconds <= 300 else DEADLINE_SECONDS
+
+
+def hub_shape(repo: str, deadline: float | None = None) -> Shape:
     """The model's shape: kept from before, else fetched within `deadline` seconds."""
+    deadline = deadline if deadline is not None else configured_deadline()
     kept = cached_shape(repo)
     if kept is not None:
         return kept

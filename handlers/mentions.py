@@ -13,6 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.conversations import conversation_key
+from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("app_mention",)
@@ -35,6 +36,7 @@ def register(app: AsyncApp, services: Services) -> None:
         # The reply goes in the asking message's thread: that thread is the conversation.
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
                                                   question)
+        answer = await with_hub_estimate(services.engine, answer, question)
         payload = await services.answering.render(
             answer, question, lambda: message(services.engine.knowledge, answer,
                                               question=question), question)

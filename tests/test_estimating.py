@@ -8,6 +8,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -316,3 +317,24 @@ def test_a_vision_model_is_not_estimated_where_the_table_has_none(knowledge: Kno
     made = estimator(knowledge).estimate(shape)
     assert {c.framework for c in made.cells} == {"llama_factory"}
     assert ("mindspeed_llm", "vision") in made.uncovered
+
+
+MISTRAL = (CONFIGS / "mistralai--Mistral-Small-24B-Instruct-2501.json").read_text(encoding="utf-8")
+
+
+def test_a_pasted_config_is_estimated_and_its_words_are_not_the_question(engine: Engine) -> None:
+    answer = engine.ask(f"how many cards for this with lora?\n```json\n{MISTRAL}\n```")
+    assert answer.intent == "not_found" and answer.estimate is not None
+    assert answer.estimate.shape.source == "config"
+    assert {c.strategy for c in answer.estimate.cells} == {"lora"}
+    # A table model named beside a config is the table's answer, not an estimate.
+    table = engine.ask(f"qwen2.5-7b lora ```{MISTRAL}```")
+    assert table.models == ("qwen2.5-7b",) and table.estimate is None
+    broken = engine.ask('cards for this? ```{"hidden_size": 4096}```')
+    note = broken.note("no_estimate")
+    assert broken.estimate is None and note is not None
+    assert "no layer count" in str(note.args["reason"])
+    # Fences far apart or unclosed are found in linear time, and are not a config.
+    started = time.perf_counter()
+    assert engine.ask("```" + "{" * 100_000).estimate is None
+    assert time.perf_counter() - started < 2

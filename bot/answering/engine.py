@@ -15,10 +15,12 @@ from mincards.bot.answering.known_sizes import KnownSizeFinder
 from mincards.bot.answering.matching import Matcher
 from mincards.bot.answering.resolve import Resolver
 from mincards.bot.answering.stand_in import StandInFinder
+from mincards.bot.estimating.shape import Shape
 from mincards.bot.facts.knowledge import Knowledge, knowledge
 from mincards.bot.language import Language
 from mincards.bot.reading.asked import Budget
 from mincards.bot.reading.names import NameReader
+from mincards.bot.reading.pasted import FENCE, pasted_config
 from mincards.bot.reading.question import Question, QuestionReader
 
 BudgetProblem = Literal["unit", "not_positive", "unread"]
@@ -49,10 +51,26 @@ class Engine:
     def ask(self, text: str, previous: Context | None = None) -> Answer:
         """Answer a question; with `previous`, as a follow-up in that conversation when it
         continues it ("and lora?", "8卡够吗", "the 72b?")."""
+        config = None
+        if FENCE in text:
+            text, config = pasted_config(text)
         question = self.questions.read(text)
         if previous is not None:
             question = continue_question(question, previous, self.matcher) or question
-        return self.resolver.resolve(question)
+        answer = self.resolver.resolve(question)
+        if config is not None and (answer.intent in ("not_found", "help") or not answer.models):
+            # A config.json pasted for a model the table does not answer: estimated from it.
+            answer = self.resolver.pasted(question, answer, config)
+        return answer
+
+    def with_shape(self, answer: Answer, text: str, shape: Shape) -> Answer:
+        """`answer` to `text`, with the estimate for a shape read since (the Hugging Face
+        Hub)."""
+        return self.resolver.shaped(self.questions.read(text), answer, shape)
+
+    def without_shape(self, answer: Answer, text: str, name: str, reason: str) -> Answer:
+        """`answer` to `text`, saying why no shape could be read for `name`."""
+        return self.resolver.unshaped(self.questions.read(text), answer, name, reason)
 
     def recall(self, text: str, previous: Context | None = None) -> Answer:
         """`ask`, remembering the last MEMO_SIZE answers: the same question in the same

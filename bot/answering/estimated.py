@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mincards.bot.answering.answer import Answer, Note
 from mincards.bot.estimating.estimate import Estimate, estimator
 from mincards.bot.estimating.shape import Shape, of_known_model, of_table_model
 from mincards.bot.facts.knowledge import Knowledge
@@ -39,3 +40,23 @@ def asked_estimate(knowledge: Knowledge, shape: Shape | None, question: Question
     if not cells and not whole.uncovered:
         return None
     return replace(whole, cells=cells)
+
+
+def with_shape(knowledge: Knowledge, answer: Answer, shape: Shape, question: Question
+               ) -> Answer:
+    """A not-found answer with the estimate for a shape read since (a pasted config.json, the
+    Hugging Face Hub)."""
+    return replace(answer, estimate=asked_estimate(knowledge, shape, question))
+
+
+def without_estimate(answer: Answer, reason: str) -> Answer:
+    """Why no estimate could be made, said in the reply's remarks, never a number."""
+    return replace(answer, notes=(*answer.notes, Note("no_estimate", {"reason": reason[:300]})))
+
+
+def wants_shape(answer: Answer) -> bool:
+    """An answer that a shape read from elsewhere could add an estimate to: a model the table
+    and the known-models data lack, named or pasted."""
+    return (answer.intent in ("not_found", "help") and not answer.models
+            and answer.estimate is None and answer.stand_in is None
+            and answer.note("not_in_version") is None)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from mincards.bot.answering.bracket import Bracket, Size
     from mincards.bot.answering.known_sizes import KnownSizeFinder
     from mincards.bot.answering.planning import Planner
+    from mincards.bot.estimating.shape import Shape
 
 MAX_SUGGESTIONS = 3
 
@@ -331,6 +332,42 @@ class Resolver:
                             notes=tuple(notes), named=mention, bracket=around,
                             estimate=estimate)
         return replace(answer, asked_display=display) if display else answer
+
+    def pasted(self, question: Question, answer: Answer, config: str) -> Answer:
+        """The answer with the estimate for a pasted config.json (see shaped). A config that
+        cannot be read is said in the remarks, and nothing is estimated."""
+        from mincards.bot.estimating.hf_config import parse_config
+        from mincards.bot.estimating.shape import ShapeError
+
+        try:
+            shape = parse_config(config, answer.asked_display or "", "config")
+        except ShapeError as exc:
+            return self.unshaped(question, answer, "", str(exc))
+        return self.shaped(question, answer, shape)
+
+    def _about(self, question: Question, answer: Answer, name: str) -> Answer:
+        """A not-found answer for `name`, for a question that named no model the reader knows
+        (a Hugging Face id, a pasted config)."""
+        if answer.intent == "not_found" or not name:
+            return answer
+        notes = (Note("not_in_table", {"asked": name}), self._reference())
+        return replace(self._base(question, "not_found", notes=notes, named=None),
+                       asked_display=name)
+
+    def shaped(self, question: Question, answer: Answer, shape: Shape) -> Answer:
+        """The answer with the estimate for a shape read since (a pasted config.json, the
+        Hugging Face Hub); for a question that named no model, a not-found answer for the model
+        the shape is of."""
+        from mincards.bot.answering.estimated import with_shape
+
+        return with_shape(self.knowledge, self._about(question, answer, shape.name), shape,
+                          question)
+
+    def unshaped(self, question: Question, answer: Answer, name: str, reason: str) -> Answer:
+        """Why no shape could be read, in the remarks: never a number."""
+        from mincards.bot.answering.estimated import without_estimate
+
+        return without_estimate(self._about(question, answer, name), reason)
 
     def _size(self, mention: Mention) -> tuple[Size | None, str | None]:
         """(the asked model's size, kind and their source, its display name when known): from

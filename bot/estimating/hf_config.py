@@ -155,5 +155,8 @@ def parse_config(text: str | bytes, name: str, source: Source = "config",
         raise ShapeError(f"config.json describes {total / 1e9:,.0f} billion parameters, "
                          "beyond any model")
     moe = active < total * 0.95
+    if not name:  # the name the configuration itself carries, else its architecture's
+        named = config.get("_name_or_path") or next(iter(config.get("architectures") or []), "")
+        name = str(named)[:80] if isinstance(named, str) and named.strip() else "the model"
     return Shape(name=name, params_b=total / 1e9, active_b=active / 1e9 if moe else None,
                  layers=layers, hidden=hidden, vocab=vocab, vision=vision, source=source)

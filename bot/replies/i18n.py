@@ -321,6 +321,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.validation": "On the table's own models, held out one at a time, this method is "
                                "exact for {exact}% and within one step (×2) for {within}%.",
         "estimate.line": "{framework} · {strategy} · {lengths}: {counts}",
+        "note.no_estimate": "No estimate beyond the table: {reason}.",
         "estimate.uncovered": "{framework}: the table has no {kind} model to estimate from.",
         "estimate.kind.vision": "vision",
         "estimate.kind.moe": "mixture-of-experts",
@@ -616,6 +617,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.validation": "在表中自身的模型上逐个留出验证：此方法完全一致的占 {exact}%，"
                                "相差一档（2 倍）以内的占 {within}%。",
         "estimate.line": "{framework} · {strategy} · {lengths}：{counts}",
+        "note.no_estimate": "无法给出表外估算：{reason}。",
         "estimate.uncovered": "{framework}：表中没有可据以估算的{kind}模型。",
         "estimate.kind.vision": "多模态",
         "estimate.kind.moe": "MoE",
