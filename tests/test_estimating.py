@@ -338,3 +338,32 @@ def test_a_pasted_config_is_estimated_and_its_words_are_not_the_question(engine:
     started = time.perf_counter()
     assert engine.ask("```" + "{" * 100_000).estimate is None
     assert time.perf_counter() - started < 2
+
+
+def test_a_budget_is_judged_against_the_estimate_only_as_by_estimate(engine: Engine) -> None:
+    answer = engine.ask("phi-4 lora 4k on 8 cards?")
+    text = render_text(engine.knowledge, answer)
+    line = next(li for li in text.splitlines() if "By estimate, not the table's" in li)
+    assert "8 cards is enough for" in line
+    short = engine.ask("Yi-1.5-34B 全参 8卡够吗")
+    said = render_text(engine.knowledge, short)
+    assert "按估算（不是表中数据）：8 卡不够" in said
+    blocks = json.dumps(message(engine.knowledge, short, question="q"), ensure_ascii=False)
+    assert "按估算（不是表中数据）" in blocks
+    # The table's own verdict is never made from the estimate: a budget question about a
+    # model the table lacks still says the table has no entry for it.
+    assert "无法给出卡数" in said or "没有" in said.splitlines()[0]
+
+
+def test_import_lists_entries_far_from_the_estimate(data_copy: Path, tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    text = SEED.read_text(encoding="utf-8").replace(
+        "qwen2.5-32b\tfull\t4096\t16*Ascend\t\t32*Ascend",
+        "qwen2.5-32b\tfull\t4096\t16*Ascend\t\t256*Ascend")
+    assert text != SEED.read_text(encoding="utf-8")
+    page.write_text(text.replace("时间：2025-06-24", "时间：2025-09-01"), encoding="utf-8")
+    result = run("import-table", str(page), "--data-dir", str(data_copy))
+    assert result.returncode == 0, result.stderr
+    assert "worth checking against the source" in result.stdout
+    assert ("qwen2.5-32b · full · 4096 · llama_factory.snt9b: the table lists 256, the "
+            "estimate 32") in result.stdout

@@ -329,7 +329,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.short": "Estimate, not the table's: {amount}.",
         "estimate.budget": "By estimate, not the table's: {verdict}.",
         "estimate.budget.fits": "{budget} is enough for {what}",
-        "estimate.budget.short": "{budget} is not enough for {what} (it needs about {need})",
+        "estimate.budget.short": "{budget} is not enough for {what} (about {need})",
+        "estimate.budget.and": ";",
         "estimate.in_table": "{model} is in the table: its counts are the table's, not an "
                              "estimate (mincards ask \"{model}\").",
         "home.title": "mincards: minimum Ascend cards",
@@ -626,6 +627,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.budget": "按估算（不是表中数据）：{verdict}。",
         "estimate.budget.fits": "{budget}够{what}",
         "estimate.budget.short": "{budget}不够{what}（约需 {need}）",
+        "estimate.budget.and": "；",
         "estimate.in_table": "{model} 在表中：它的卡数来自表，不是估算"
                              "（mincards ask \"{model}\"）。",
         "home.title": "mincards：最小昇腾卡数",

@@ -57,6 +57,7 @@ from mincards.bot.replies.render_entries import (
 )
 from mincards.bot.replies.render_estimate import (
     advice_line,
+    budget_line,
     estimate_rows,
     heading,
     uncovered_lines,
@@ -165,6 +166,9 @@ def _estimate(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Bl
     lines = [f"_{escape(heading(answer.estimate, lang))}_"]
     lines += [f"• {escape(line)}" for line in estimate_rows(knowledge, answer.estimate, lang)]
     lines += [escape(line) for line in uncovered_lines(knowledge, answer.estimate, lang)]
+    judged = budget_line(knowledge, answer)
+    if judged:
+        lines.append(escape(judged))
     small = [escape(validation_line(answer.estimate.validation, lang))]
     advice = (advice_line(knowledge, answer.estimate, lang)
               if answer.note("below_node") is None else None)

@@ -11,6 +11,7 @@ from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import short_text
+from mincards.bot.replies.render_budget import budget_text
 from mincards.bot.replies.render_plan import number
 from mincards.bot.replies.render_words import amount, seq_short
 
@@ -89,6 +90,43 @@ def fewest(estimate: Estimate) -> EstimateCell | None:
     return min((c for c in estimate.cells if c.flavour == first), key=lambda c: c.count)
 
 
+def budget_line(knowledge: Knowledge, answer: Answer) -> str | None:
+    """A budget judged against the estimate, only ever said as "by estimate": which setups it
+    holds, and which it does not with what they need."""
+    estimate, room = answer.estimate, answer.room
+    if estimate is None or answer.budget is None or not room:
+        return None
+    lang = answer.language
+    judged = [c for c in estimate.cells if c.flavour in room]
+    if not judged:
+        return None
+
+    # Judged per framework and strategy: it holds when every length and flavour asked fits.
+    setups: dict[tuple[str, str], list[EstimateCell]] = {}
+    for c in judged:
+        setups.setdefault((c.framework, c.strategy), []).append(c)
+
+    def what(setup: tuple[str, str]) -> str:
+        return (f"{knowledge.framework_names.get(setup[0], setup[0])} · "
+                f"{knowledge.strategy_label(setup[1], lang)}")
+
+    budget = budget_text(knowledge, lang, answer.budget)
+    fits = [k for k, cells in setups.items() if all(c.count <= room[c.flavour] for c in cells)]
+    short = [k for k in setups if k not in fits]
+    parts = []
+    if fits:
+        parts.append(t(lang, "estimate.budget.fits", budget=budget,
+                       what=t(lang, "list_sep").join(what(k) for k in fits)))
+    if short:
+        worst = max((c for k in short for c in setups[k]), key=lambda c: c.count)
+        parts.append(t(lang, "estimate.budget.short", budget=budget,
+                       what=t(lang, "list_sep").join(what(k) for k in short),
+                       need=amount(knowledge, lang, worst.flavour, worst.count)))
+    return t(lang, "estimate.budget", verdict=t(lang, "sentence_sep").join(
+        p + ("" if i == len(parts) - 1 else t(lang, "estimate.budget.and"))
+        for i, p in enumerate(parts)))
+
+
 def short_reply(knowledge: Knowledge, answer: Answer) -> str:
     """`--short`: the lead, and after it the estimate's fewest count, labelled."""
     said = short_text(knowledge, answer)
@@ -124,11 +162,14 @@ def short_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> 
 
 
 def estimate_lines(knowledge: Knowledge, estimate: Estimate, language: Language,
-                   bullet: str = "- ", advice: bool = True) -> list[str]:
+                   bullet: str = "- ", advice: bool = True, budget: str | None = None
+                   ) -> list[str]:
     """The estimate as lines: heading, framework blocks, the method's record, and the page's
     advice (unless the reply says it already)."""
     lines = [heading(estimate, language)]
     lines += [f"{bullet}{line}" for line in estimate_rows(knowledge, estimate, language)]
+    if budget:
+        lines.append(budget)
     lines += uncovered_lines(knowledge, estimate, language)
     lines.append(validation_line(estimate.validation, language))
     said = advice_line(knowledge, estimate, language) if advice else None

@@ -12,7 +12,7 @@ from mincards.bot.replies.lead import bracket_lines, lead, lead_caveats
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_lines, capacity_summary_of, shown_notes
 from mincards.bot.replies.render_entries import compare_groups, entry_groups, unsupported_text
-from mincards.bot.replies.render_estimate import estimate_lines
+from mincards.bot.replies.render_estimate import budget_line, estimate_lines
 from mincards.bot.replies.render_plan import plan_lines
 from mincards.bot.replies.render_words import (
     flavour_units,
@@ -165,7 +165,8 @@ def render_text(knowledge: Knowledge, answer: Answer, opening: str | None = None
     if answer.estimate is not None:
         # After what the table says (the stand-in's or the bracket's entries), never before.
         lines += ["", *estimate_lines(knowledge, answer.estimate, lang,
-                                      advice=answer.note("below_node") is None)]
+                                      advice=answer.note("below_node") is None,
+                                      budget=budget_line(knowledge, answer))]
     notes = _notes_block(knowledge, answer)
     if notes:
         lines += ["", *notes]
