@@ -24,6 +24,8 @@ demo: setup
 	@echo
 	$(BIN)/mincards ask --short "DeepSeek-R1-Distill-Qwen-32B lora"
 	$(BIN)/mincards ask --short "how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k tokens, 3 epochs at TPS 1800?"
+	@echo
+	$(BIN)/mincards estimate phi-4
 
 lint: setup
 	$(BIN)/ruff check .
