@@ -9,14 +9,17 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from mincards.bot.reading.pasted import FENCE
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.slack_text import from_slack
+from mincards.handlers.attachments import SCOPES as ATTACHMENT_SCOPES
+from mincards.handlers.attachments import AttachmentError, attached_config
 from mincards.handlers.conversations import conversation_key
 from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("message.im",)
-SCOPES = ("im:history", "chat:write")
+SCOPES = ("im:history", "chat:write", *ATTACHMENT_SCOPES)
 # Messages a person wrote; edits, deletions, joins and bot posts have other subtypes.
 ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
 
@@ -36,9 +39,20 @@ def register(app: AsyncApp, services: Services) -> None:
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         thread_ts = event.get("thread_ts")
         thread = thread_ts if isinstance(thread_ts, str) else None
+        failed = None
+        if FENCE not in question:
+            # A config.json attached to the DM is read as if pasted in it.
+            try:
+                attached = await attached_config(services, event, context.bot_token)
+            except AttachmentError as exc:
+                failed, attached = exc, None
+            if attached is not None:
+                question = f"{question}\n{FENCE}{attached}{FENCE}"
         # The DM is one conversation; a thread inside it is another.
         answer = await services.conversations.ask(conversation_key(context, channel, thread),
                                                   question)
+        if failed is not None:
+            answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
         answer = await with_hub_estimate(services.engine, answer, question)
         payload = await services.answering.render(
             answer, question, lambda: message(services.engine.knowledge, answer,

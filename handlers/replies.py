@@ -66,6 +66,10 @@ SLACK_RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
 _SLACK_API_HOSTS = ("slack.com", "slack-gov.com")
 
 
+# Where Slack serves uploaded files (url_private_download), read with the bot's token.
+SLACK_FILE_HOST = "files.slack.com"
+
+
 @dataclass(frozen=True)
 class ResponseUrls:
     """Which response URLs a reply may be posted to: Slack's, and the origin of SLACK_API_URL
@@ -91,6 +95,20 @@ class ResponseUrls:
         if parsed.username or parsed.password:
             return False
         if origin[0] == "https" and origin[1] in SLACK_RESPONSE_HOSTS and origin[2] == 443:
+            return True
+        return self.also is not None and origin == self.also
+
+
+    def allows_file(self, url: str) -> bool:
+        """A file's download URL: Slack's file host, or the emulator's origin."""
+        try:
+            parsed = urlsplit(url)
+            origin = (parsed.scheme, (parsed.hostname or "").lower(), _port(parsed))
+        except ValueError:
+            return False
+        if parsed.username or parsed.password:
+            return False
+        if origin == ("https", SLACK_FILE_HOST, 443):
             return True
         return self.also is not None and origin == self.also
 

@@ -55,6 +55,8 @@ class SlackEmulator:
         self.faults: dict[str, list[Fault]] = {}
         # Each person's Slack locale (users.info with include_locale); en-US when not set.
         self.locales: dict[str, str] = {}
+        # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
+        self.files: dict[str, bytes] = {}
         self._ts = itertools.count(1)
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.http.daemon_threads = True
@@ -89,6 +91,12 @@ class SlackEmulator:
 
     def response_url(self, name: str | None = None) -> str:
         return f"http://127.0.0.1:{self.http.server_address[1]}/response/{name or uuid.uuid4()}"
+
+    def add_file(self, name: str, content: bytes) -> str:
+        """A file uploaded to Slack: its url_private_download, as Slack gives it."""
+        path = f"/files-pri/T111-F{len(self.files) + 1:04d}/download/{name}"
+        self.files[path] = content
+        return self.api_url.removesuffix("/api/") + path
 
     def reset(self) -> None:
         with self.lock:
@@ -168,6 +176,9 @@ class SlackEmulator:
                     super().handle()
 
             def do_GET(self) -> None:
+                if self.path.startswith("/files-pri/"):
+                    self._file()
+                    return
                 # slack_sdk sends some methods (users.info) as GET with a query string.
                 query = self.path.split("?", 1)[1] if "?" in self.path else ""
                 self._serve({k: v[0] for k, v in parse_qs(query).items()})
@@ -180,6 +191,23 @@ class SlackEmulator:
                 else:
                     params = {k: v[0] for k, v in parse_qs(raw).items()}
                 self._serve(params)
+
+            def _file(self) -> None:
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with emulator.lock:
+                    emulator.calls.append(Call("files", {"_url": self.path}, headers))
+                content = emulator.files.get(self.path)
+                if content is None or not headers.get("authorization", "").startswith(
+                        "Bearer xoxb-"):
+                    # Slack answers a file it will not give with its sign-in page.
+                    status, content = (404 if content is None else 200), b"<html>sign in</html>"
+                else:
+                    status = 200
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                with contextlib.suppress(OSError):
+                    self.wfile.write(content)
 
             def _serve(self, params: dict[str, Any]) -> None:
                 for key in ("blocks", "view"):

@@ -68,3 +68,46 @@ def test_a_hub_that_does_not_answer_is_one_remark(slack: SlackSender,
     assert "No estimate beyond the table: Hugging Face did not answer within 2 s" in shown
     assert "The table has no entry for “slow/model”" in shown
     assert "Estimate, not the table's" not in shown
+
+
+def shared_file(emulator: SlackEmulator, name: str, content: bytes, *,
+                url: str | None = None, size: int | None = None) -> dict[str, object]:
+    """A DM event's file, as Slack sends it (../shared/real-payloads/ev_dm_file_share_*)."""
+    return {"id": "F0001", "name": name, "filetype": "json", "mimetype": "application/json",
+            "size": len(content) if size is None else size, "mode": "hosted",
+            "url_private_download": url or emulator.add_file(name, content)}
+
+
+def test_a_config_attached_to_a_dm_is_estimated(slack: SlackSender,
+                                                emulator: SlackEmulator) -> None:
+    file = shared_file(emulator, "config.json", MISTRAL.encode())
+    slack.event(direct_message("lora?", subtype="file_share", files=[file]))
+    (call,) = emulator.wait_for("chat.postMessage", timeout=20)
+    assert_valid_message(call.params)
+    shown = seen(call.params)
+    assert "Estimate, not the table's" in shown and "from its config.json" in shown
+    (download,) = emulator.of("files")
+    assert download.headers["authorization"].startswith("Bearer xoxb-")
+
+
+@pytest.mark.parametrize("case,said", [
+    ("foreign", "is not a file I can read from Slack"),
+    ("huge", "is over 1 MB"),
+    ("missing", "Slack answered 404"),
+])
+def test_an_attachment_that_cannot_be_read_is_one_remark(
+        slack: SlackSender, emulator: SlackEmulator, hub: FakeHub, case: str, said: str) -> None:
+    if case == "foreign":  # the bot's token never goes to another host
+        file = shared_file(emulator, "config.json", b"{}", url=hub.url + "/files-pri/x/c.json")
+    elif case == "huge":
+        file = shared_file(emulator, "config.json", b"{}", size=5_000_000)
+    else:
+        file = shared_file(emulator, "config.json", b"{}",
+                           url=emulator.api_url.removesuffix("/api/") + "/files-pri/T1/none.json")
+    hub.requests.clear()
+    slack.event(direct_message("lora?", subtype="file_share", files=[file]))
+    (call,) = emulator.wait_for("chat.postMessage", timeout=20)
+    shown = seen(call.params)
+    assert f"No estimate beyond the table: config.json {said}" in shown or said in shown
+    assert "Estimate, not the table's" not in shown
+    assert hub.requests == []
