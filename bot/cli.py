@@ -250,12 +250,19 @@ def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None
 def _calibrate(args: argparse.Namespace) -> int:
     from mincards.bot.estimating.calibrate import calibrate
     from mincards.bot.estimating.calibration_file import dump_calibration
+    from mincards.bot.estimating.observations import inputs_digest, observations
     from mincards.bot.facts.calibration import FILE
     from mincards.bot.facts.knowledge import default_data_dir, is_installed_copy, knowledge
     from mincards.bot.importing.data_import import replace_atomically
     from mincards.bot.replies.render_estimate import validation_json, validation_report
 
-    made = calibrate(knowledge())
+    known = knowledge()
+    stored = known.calibration
+    found, _ = observations(known)
+    # --validate: the calibration in use when it was made from these facts (import-table
+    # makes it so), else one made now; --calibrate: made now, and written.
+    current = stored is not None and stored.inputs == inputs_digest(found, known)
+    made = stored if current and stored is not None and not args.calibrate else calibrate(known)
     if args.json:
         print(json.dumps(validation_json(made), ensure_ascii=False))
     else:

@@ -107,7 +107,11 @@ def choose_terms(samples: Sequence[Sample], advice: dict[str, int]) -> tuple[Tri
     lowers the held-out error."""
     best = trial(samples, [], advice)
     dropped: list[str] = []
-    candidates = list(TERMS)
+    # A term that applies to none of the group's models (no mixture of experts, one length)
+    # cannot change a prediction: not tried.
+    candidates = [term for term, applies in TERMS.items()
+                  if any(applies(s.observation.shape, s.observation.seq_len, s.shortest)
+                         for s in samples)]
     while candidates:
         trials = {term: trial(samples, [*best.terms, term], advice) for term in candidates}
         term = min(trials, key=lambda t: trials[t].error)

@@ -102,11 +102,8 @@ def plan_import(data_dir: Path, page: Path, *, date: dt.date | None = None,
                   new_catalogue_entries=tuple(s.splitlines()[0] for s in written), diff=diff,
                   hardware=hardware)
     staged = _check_loads(data_dir, plan)
-    stored = staged.calibration
-    # The terms a full selection kept (mincards estimate --validate makes it again) are
-    # refitted to the new table; a folder without a calibration chooses them now.
-    terms = {g.key: tuple(g.factors) for g in stored.groups} if stored is not None else None
-    calibration = calibrate(staged, terms)
+    # The estimator fitted to the new table, its terms chosen again on it (a few seconds).
+    calibration = calibrate(staged)
     return replace(plan, calibration_text=dump_calibration(calibration),
                    disputed=calibration.disputed)
 
