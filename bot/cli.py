@@ -170,7 +170,7 @@ def _import_table(args: argparse.Namespace) -> int:
 
 
 def _estimate(args: argparse.Namespace) -> int:
-    from mincards.bot.estimating.estimate import Estimator, current_calibration, estimator
+    from mincards.bot.estimating.estimate import estimator
     from mincards.bot.facts.knowledge import knowledge
     from mincards.bot.replies.render_estimate import estimate_json, estimate_text
 
@@ -188,15 +188,9 @@ def _estimate(args: argparse.Namespace) -> int:
         else:
             print(said)
         return 0
-    if args.config:
-        calibration = current_calibration(known)
-        estimate = Estimator(known, calibration).estimate(shape)
-    else:
-        made = estimator(known)
-        calibration, estimate = made.calibration, made.estimate(shape)
+    estimate = estimator(known).estimate(shape)
     if args.json:
-        print(json.dumps({**estimate_json(estimate), "calibrated_on": calibration.page_date},
-                         ensure_ascii=False))
+        print(json.dumps(estimate_json(estimate), ensure_ascii=False))
     else:
         if said:
             print(said)

@@ -36,6 +36,7 @@ class Estimate:
     validation: Tally
     # Frameworks the table has no model of this kind on: (framework, kind).
     uncovered: tuple[tuple[str, str], ...] = ()
+    calibrated_on: str = ""  # the date of the page it was fitted to
 
 
 class Estimator:
@@ -66,7 +67,8 @@ class Estimator:
                                               seq_len, count, display, high))
         covered = {c.framework for c in cells}
         return Estimate(shape, tuple(cells), self.calibration.validation,
-                        tuple((fw, kind) for fw, kind in uncovered if fw not in covered))
+                        tuple((fw, kind) for fw, kind in uncovered if fw not in covered),
+                        self.calibration.page_date)
 
 
 def current_calibration(knowledge: Knowledge) -> Calibration:

@@ -188,7 +188,8 @@ def estimate_json(estimate: Estimate) -> dict[str, object]:
             "estimates": [c.as_json() for c in estimate.cells],
             "uncovered": [{"framework": fw.replace("_", "-"), "kind": kind}
                           for fw, kind in estimate.uncovered],
-            "validation": _tally_json(estimate.validation)}
+            "validation": _tally_json(estimate.validation),
+            "calibrated_on": estimate.calibrated_on}
 
 
 def _tally_row(name: str, v: Tally) -> str:
