@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from mincards.bot.errors import MincardsError
 
 if TYPE_CHECKING:
+    from mincards.bot.answering.answer import Answer
+    from mincards.bot.answering.engine import Engine
     from mincards.bot.estimating.shape import Shape
     from mincards.bot.facts.knowledge import Knowledge
     from mincards.bot.facts.table import Table
@@ -44,6 +46,7 @@ def _ask(args: argparse.Namespace) -> int:
             if not args.json:
                 return None
         result = engine.ask(question, context if args.thread else None)
+        result = _with_hub(engine, result, question)
         context = context_after(result, context) if question.strip() else None
         if args.json:
             return json.dumps(render_json(engine.knowledge, result, question),
@@ -167,6 +170,25 @@ def _import_table(args: argparse.Namespace) -> int:
     if not changed:
         print("nothing to write: the data folder already holds this table")
     return 0
+
+
+def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
+    """The answer, with the estimate from the Hugging Face Hub when the question names a Hub
+    model that the table and the known-models data lack (as the Slack app adds it)."""
+    from mincards.bot.answering.estimated import wants_shape
+
+    if not wants_shape(answer):
+        return answer
+    from mincards.handlers.estimates import hub_repo
+    from mincards.handlers.hub import HubError, hub_shape
+
+    repo = hub_repo(question)
+    if repo is None:
+        return answer
+    try:
+        return engine.with_shape(answer, question, hub_shape(repo))
+    except HubError as exc:
+        return engine.without_shape(answer, question, repo, str(exc))
 
 
 def _estimate(args: argparse.Namespace) -> int:

@@ -5,22 +5,34 @@ id or link: its shape fetched from the Hub after Slack has been acknowledged, of
 from __future__ import annotations
 
 import asyncio
+import re
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.estimated import wants_shape
 from mincards.handlers.hub import HubError, hub_shape, repo_id
 
-# The words of a question looked at for a Hub id (a question is short; a pasted log is not
+# How much of a question is looked at for a Hub id (a question is short; a pasted log is not
 # searched end to end).
-MAX_WORDS = 200
+MAX_CHARS = 2_000
+# A Hub link, or ORG/NAME in Hub characters: one pass, no backtracking to speak of.
+_CANDIDATE = re.compile(r"(?P<link>(?:https?://)?(?:huggingface\.co|hf\.co)/[^\s<>|]+)"
+                        r"|[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def hub_repo(text: str) -> str | None:
-    """The first word of the question that names a model on the Hub."""
-    for word in text.split()[:MAX_WORDS]:
-        repo = repo_id(word.strip(".,;:!?()[]{}\"'“”「」（），。？！"))
-        if repo is not None:
+    """The first thing in the question that names a model on the Hub: a Hub link, or an
+    ORG/NAME whose org has letters and whose name has a digit (a size or a version, as model
+    names do), so that `full/lora` or `4k/8k` is never looked up."""
+    for found in _CANDIDATE.finditer(text[:MAX_CHARS]):
+        word = found.group().rstrip(".,;:!?")
+        repo = repo_id(word)
+        if repo is None:
+            continue
+        if found.group("link"):
+            return repo
+        org, name = repo.split("/")
+        if any(ch.isdigit() for ch in name) and sum(ch.isalpha() for ch in org) >= 2:
             return repo
     return None
 

@@ -154,3 +154,25 @@ def test_the_command_line_estimates_from_the_hub(hub: FakeHub) -> None:
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr.strip() == ("mincards: error: no model nobody/nothing-here on "
                                       "Hugging Face (if it is private, set HF_TOKEN)")
+
+
+@pytest.mark.parametrize("question,repo", [
+    ("how many cards for acme/ReasonerX-24B lora?", "acme/ReasonerX-24B"),
+    ("https://huggingface.co/openai/whisper-large 全参", "openai/whisper-large"),
+    ("foo-13b full/lora 4k/8k", None),
+    ("qwen2.5-7b lora", None),
+    ("（acme/ReasonerX-24B）需要几张卡", "acme/ReasonerX-24B"),
+])
+def test_which_words_of_a_question_are_looked_up(question: str, repo: str | None) -> None:
+    from mincards.handlers.estimates import hub_repo
+
+    assert hub_repo(question) == repo
+
+
+def test_ask_adds_the_hubs_estimate_as_slack_does(hub: FakeHub) -> None:
+    result = subprocess.run([str(MINCARDS), "ask", "--json", "acme/ReasonerX-24B lora 4k"],
+                            capture_output=True, text=True, timeout=60, env={**os.environ},
+                            check=False)
+    said = json.loads(result.stdout)
+    assert said["intent"] == "not_found" and said["estimate"]["shape"]["source"] == "hub"
+    assert said["rows"] == [] and "Estimate, not the table's" in said["text"]
