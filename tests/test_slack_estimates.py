@@ -24,7 +24,7 @@ MISTRAL = (CONFIGS / "mistralai--Mistral-Small-24B-Instruct-2501.json").read_tex
 @pytest.fixture(scope="module")
 def hub() -> Iterator[FakeHub]:
     with FakeHub({"acme/ReasonerX-24B": HubModel(MISTRAL.encode(), total=23_572_403_200),
-                  "slow/model": HubModel(MISTRAL.encode(), slow=30.0)}) as running:
+                  "slow/model-7b": HubModel(MISTRAL.encode(), slow=30.0)}) as running:
         yield running
 
 
@@ -62,11 +62,11 @@ def test_a_pasted_config_is_estimated(slack: SlackSender, emulator: SlackEmulato
 
 def test_a_hub_that_does_not_answer_is_one_remark(slack: SlackSender,
                                                   emulator: SlackEmulator) -> None:
-    slack.event(mention("slow/model lora"))
+    slack.event(mention("slow/model-7b lora"))
     (call,) = emulator.wait_for("chat.postMessage", timeout=40)
     shown = seen(call.params)
     assert "No estimate beyond the table: Hugging Face did not answer within 2 s" in shown
-    assert "The table has no entry for “slow/model”" in shown
+    assert "The table has no entry for “slow/model-7b”" in shown
     assert "Estimate, not the table's" not in shown
 
 
