@@ -66,7 +66,7 @@ def test_a_hub_that_does_not_answer_is_one_remark(slack: SlackSender,
     (call,) = emulator.wait_for("chat.postMessage", timeout=40)
     shown = seen(call.params)
     assert "No estimate beyond the table: Hugging Face did not answer within 2 s" in shown
-    assert "The table has no entry for “slow/model-7b”" in shown
+    assert "The table has no entry for" in shown
     assert "Estimate, not the table's" not in shown
 
 
