@@ -104,32 +104,35 @@ def _best_log_scale(points: Sequence[tuple[float, float, float]]) -> tuple[float
     """(log2 of the best scale, its cost) for observations given as (log2 of the need at scale
     1, log2 of the listed count, log2 of the smallest unit): the middle of the widest cheapest
     stretch, found by a sweep over every place where a predicted count changes."""
-    known: dict[tuple[float, float, int], float] = {}
-
-    def at(z: float, t: float, u: float, k: int) -> float:
-        # The predicted log2 count is ceil(A + z), never below u; t and u take few values, so
-        # each cost is worked out once.
-        key = (t, u, k)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = cost(max(u, k) - t)
-        return found
-
+    # The cost of each predicted log2 count k, per (t, u): the prediction is ceil(A + z) and
+    # never below u. Only a few (t, u) pairs occur, and outside a short window of k the cost is
+    # constant, so each pair's costs are a small list worked out once.
+    tables: dict[tuple[float, float], tuple[int, list[float]]] = {}
     low = min(t - z for z, t, _ in points) - REACH
     high = max(t - z for z, t, _ in points) + REACH
     total = 0.0
     events: list[tuple[float, float]] = []
     for z, t, u in points:
+        table = tables.get((t, u))
+        if table is None:
+            first = math.floor(min(t, u)) - REACH
+            table = tables[(t, u)] = (first, [cost(max(u, k) - t) for k in range(
+                first, math.ceil(max(t, u)) + REACH + 1)])
+        first, costs = table
+        top = len(costs) - 1
         k = math.ceil(low + z - 1e-9)
-        total += at(z, t, u, k)
-        # At A = k - z the prediction moves from k to k + 1. More than two steps from the
-        # table's count (or below the smallest unit) a move changes nothing: no event.
-        k = max(k, math.floor(t) - 3, math.floor(u) - 1)
-        last = min(math.ceil(high + z), math.ceil(t) + 3)
+        here = costs[min(max(k - first, 0), top)]
+        total += here
+        # At A = k - z the prediction moves from k to k + 1; outside the table's window a move
+        # changes nothing: no event.
+        k = max(k, first)
+        last = min(math.ceil(high + z), first + top - 1)
+        here = costs[min(max(k - first, 0), top)]
         while k <= last and k - z < high:
-            change = at(z, t, u, k + 1) - at(z, t, u, k)
-            if change:
-                events.append((k - z, change))
+            after = costs[k + 1 - first]
+            if after != here:
+                events.append((k - z, after - here))
+            here = after
             k += 1
     events.sort()
     best = (total, low, events[0][0] if events else high)
@@ -156,14 +159,19 @@ def fit_group(samples: Sequence[Sample], terms: Iterable[str]) -> tuple[Coeffici
     Multipliers are tried from 1 up, so a term that does not help stays at 1."""
     names = tuple(terms)
     best: tuple[Coefficients, float] | None = None
+    # log2 of each sample's need at scale 1 is log2(params / memory) plus, per term, how often
+    # it applies times log2 of its multiplier: the parts that do not change are made once.
+    parts = [(math.log2(s.observation.shape.params_b / s.unit.memory_gb),
+              tuple(TERMS[n](s.observation.shape, s.observation.seq_len, s.shortest)
+                    for n in names),
+              _log2(s.observation.count), _log2(s.unit.smallest)) for s in samples]
     for combo in itertools.product(*(TERM_FACTORS.get(n, FACTORS) for n in names)):
-        trial = Coefficients(1.0, tuple(zip(names, combo, strict=True)))
-        points = [(math.log2(trial.need(s.observation.shape, s.observation.seq_len, s.shortest,
-                                        s.unit)),
-                   _log2(s.observation.count), _log2(s.unit.smallest)) for s in samples]
+        logs = [math.log2(f) for f in combo]
+        points = [(base + sum(e * f for e, f in zip(applies, logs, strict=True)), t, u)
+                  for base, applies, t, u in parts]
         scale, spent = _best_log_scale(points)
         if best is None or spent < best[1] - 1e-9:
-            best = (Coefficients(2 ** scale, trial.factors), spent)
+            best = (Coefficients(2 ** scale, tuple(zip(names, combo, strict=True))), spent)
     assert best is not None
     return best
 

@@ -217,7 +217,8 @@ def validation_report(calibration: Calibration) -> str:
         lines.append(f"  {group.framework} {group.strategy}: {group.bytes_per_param:.1f} bytes "
                      f"per parameter{'; ' + factors if factors else ''}")
     if calibration.dropped:
-        lines.append("Terms tried and dropped (they did not lower the held-out error):")
+        lines.append("Terms tried and not kept (held-out error with each, against the group's "
+                     "best):")
         lines += [f"  {why}" for why in calibration.dropped]
     if calibration.disputed:
         lines.append("Table entries two steps or more from the held-out estimate (worth checking "
