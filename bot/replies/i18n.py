@@ -326,7 +326,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.kind.vision": "vision",
         "estimate.kind.moe": "mixture-of-experts",
         "estimate.kind.text": "text",
-        "estimate.short": "Estimate, not the table's: {amount}.",
+        "estimate.short.where": "{amount} ({where})",
+        "estimate.short": "Estimate, not the table's: {amount}; on the table's own models held "
+                          "out, exact for {exact}%, within ×2 for {within}%.",
         "estimate.budget": "By estimate, not the table's: {verdict}.",
         "estimate.budget.fits": "{budget} is enough for {what}",
         "estimate.budget.short": "{budget} is not enough for {what} (about {need})",
@@ -623,7 +625,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.kind.vision": "多模态",
         "estimate.kind.moe": "MoE",
         "estimate.kind.text": "文本",
-        "estimate.short": "估算（不是表中数据）：{amount}。",
+        "estimate.short.where": "{amount}（{where}）",
+        "estimate.short": "估算（不是表中数据）：{amount}；在表中自身模型上留出验证，完全一致 "
+                          "{exact}%，2 倍以内 {within}%。",
         "estimate.budget": "按估算（不是表中数据）：{verdict}。",
         "estimate.budget.fits": "{budget}够{what}",
         "estimate.budget.short": "{budget}不够{what}（约需 {need}）",

@@ -154,11 +154,15 @@ def short_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> 
     cell = fewest(estimate)
     if cell is None:
         return None
-    what = (f"{knowledge.framework_names.get(cell.framework, cell.framework)}, "
-            f"{knowledge.strategy_label(cell.strategy, language)} · {seq_short(cell.seq_len)}, "
-            f"{knowledge.flavour_display(cell.flavour)}")
+    where = t(language, "list_sep").join([
+        knowledge.framework_names.get(cell.framework, cell.framework),
+        f"{knowledge.strategy_label(cell.strategy, language)} · {seq_short(cell.seq_len)}",
+        knowledge.flavour_display(cell.flavour)])
+    v = estimate.validation
     return t(language, "estimate.short",
-             amount=f"{cell_amount(knowledge, language, cell)} ({what})")
+             amount=t(language, "estimate.short.where", where=where,
+                      amount=cell_amount(knowledge, language, cell)),
+             exact=percent(v.share(v.exact)), within=percent(v.share(v.within_one)))
 
 
 def estimate_lines(knowledge: Knowledge, estimate: Estimate, language: Language,
