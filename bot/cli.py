@@ -16,6 +16,7 @@ from mincards.bot.errors import MincardsError
 if TYPE_CHECKING:
     from mincards.bot.answering.answer import Answer
     from mincards.bot.answering.engine import Engine
+    from mincards.bot.answering.preferences import Preferences
     from mincards.bot.estimating.shape import Shape
     from mincards.bot.facts.knowledge import Knowledge
     from mincards.bot.facts.table import Table
@@ -36,6 +37,7 @@ def _ask(args: argparse.Namespace) -> int:
 
     engine = Engine()
     context: Context | None = None
+    preferences = _preferences(args, engine)
 
     def answer(question: str) -> str | None:
         nonlocal context
@@ -45,13 +47,14 @@ def _ask(args: argparse.Namespace) -> int:
             context = None
             if not args.json:
                 return None
-        result = engine.ask(question, context if args.thread else None)
+        result = engine.ask(question, context if args.thread else None, preferences)
         result = _with_hub(engine, result, question)
         context = context_after(result, context) if question.strip() else None
         if args.json:
             return json.dumps(render_json(engine.knowledge, result, question),
                               ensure_ascii=False)
-        if args.short:
+        if args.short or (preferences is not None and preferences.length == "short"
+                          and not args.format):
             return short_reply(engine.knowledge, result)
         if args.format:
             # No rows (a name the table lacks, help): the sentence that says why, on stderr,
@@ -170,6 +173,22 @@ def _import_table(args: argparse.Namespace) -> int:
     if not changed:
         print("nothing to write: the data folder already holds this table")
     return 0
+
+
+def _preferences(args: argparse.Namespace, engine: Engine) -> Preferences | None:
+    """The flags' preferences over the config file's ($XDG_CONFIG_HOME/mincards/config.toml):
+    what every answer is narrowed to unless its question names its own."""
+    from mincards.bot.answering.preferences import Preferences
+    from mincards.bot.answering.preferences_file import load_preferences, read_names
+
+    if args.no_settings:
+        return None
+    stored = load_preferences(engine)
+    flags = Preferences(
+        flavours=read_names(engine, args.flavour or [], "flavours", "--flavour"),
+        frameworks=read_names(engine, args.framework or [], "frameworks", "--framework"))
+    chosen = flags.over(stored) if stored is not None else flags
+    return chosen if chosen != Preferences() else None
 
 
 def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
@@ -415,6 +434,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print only the sentence that answers")
     shape.add_argument("--format", choices=("markdown", "csv"),
                        help="print the answer's rows as a table to paste")
+    ask.add_argument("--flavour", action="append", metavar="NAME",
+                     help="answer for this flavour only unless the question names one "
+                     "(repeatable; over the config file's `flavours`)")
+    ask.add_argument("--framework", action="append", metavar="NAME",
+                     help="answer for this framework only unless the question names one "
+                     "(repeatable; over the config file's `frameworks`)")
+    ask.add_argument("--no-settings", action="store_true",
+                     help="ignore the flags above and the config file: every flavour and "
+                     "framework")
     ask.add_argument("--all", action="store_true",
                      help="what fits a budget: every entry of every model, not a line a model")
     ask.add_argument("--thread", action="store_true",

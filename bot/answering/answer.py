@@ -73,6 +73,9 @@ class Answer:
     # A model the table lacks by name, with a shape: the estimator's counts for it (never the
     # table's; only ever beside a bracket or a stand-in).
     estimate: Estimate | None = None
+    # Where the flavours and frameworks it is narrowed to came from: "settings" (the person's
+    # or workspace's preferences), "question", or None (not narrowed).
+    filters_from: str | None = None
     # Time and cluster size by the page's formula.
     plan: Plan | None = None
     # What a plan was asked with, kept on any answer (a "which one?" before the plan).

@@ -8,11 +8,12 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Literal
 
-from mincards.bot.answering.answer import Answer
+from mincards.bot.answering.answer import Answer, Note
 from mincards.bot.answering.conversation import Context, continue_question, replay
 from mincards.bot.answering.followup import FollowUp
 from mincards.bot.answering.known_sizes import KnownSizeFinder
 from mincards.bot.answering.matching import Matcher
+from mincards.bot.answering.preferences import Preferences, applied
 from mincards.bot.answering.resolve import Resolver
 from mincards.bot.answering.stand_in import StandInFinder
 from mincards.bot.estimating.shape import Shape
@@ -45,19 +46,30 @@ class Engine:
         self.known_sizes = KnownSizeFinder(
             known.known_models, lambda name: self.names.read(self.questions.normalize(name)))
         self.resolver = Resolver(self.knowledge, self.matcher, self.stand_ins, self.known_sizes)
-        self._memo: OrderedDict[tuple[str, Context | None], Answer] = OrderedDict()
+        self._memo: OrderedDict[tuple[str, Context | None, Preferences | None], Answer] = \
+            OrderedDict()
         self._memo_lock = threading.Lock()  # the event loop and the long-text worker ask
 
-    def ask(self, text: str, previous: Context | None = None) -> Answer:
+    def ask(self, text: str, previous: Context | None = None,
+            preferences: Preferences | None = None) -> Answer:
         """Answer a question; with `previous`, as a follow-up in that conversation when it
-        continues it ("and lora?", "8卡够吗", "the 72b?")."""
+        continues it ("and lora?", "8卡够吗", "the 72b?"); with `preferences`, narrowed to
+        them where the question names no flavour or framework of its own."""
         config = None
         if FENCE in text:
             text, config = pasted_config(text)
         question = self.questions.read(text)
         if previous is not None:
             question = continue_question(question, previous, self.matcher) or question
+        question, filters = applied(question, preferences, self.knowledge.table.flavours,
+                                    self.knowledge.table.framework_ids)
         answer = self.resolver.resolve(question)
+        if filters.source is not None:
+            answer = replace(answer, filters_from=filters.source)
+        if filters.taken:
+            # Said in one line, with the way to see the rest.
+            answer = replace(answer, notes=(*answer.notes, Note("from_settings", {
+                k: list(v) for k, v in filters.taken.items()})))
         if config is not None and (answer.intent in ("not_found", "help") or not answer.models):
             # A config.json pasted for a model the table does not answer: estimated from it.
             answer = self.resolver.pasted(question, answer, config)
@@ -72,13 +84,15 @@ class Engine:
         """`answer` to `text`, saying why no shape could be read for `name`."""
         return self.resolver.unshaped(self.questions.read(text), answer, name, reason)
 
-    def recall(self, text: str, previous: Context | None = None) -> Answer:
+    def recall(self, text: str, previous: Context | None = None,
+               preferences: Preferences | None = None) -> Answer:
         """`ask`, remembering the last MEMO_SIZE answers: the same question in the same
-        conversation state gets the very same Answer, as an answer is a pure function of them
-        and the loaded facts (the bot's hot path: people ask the same questions again)."""
+        conversation state with the same preferences gets the very same Answer, as an answer
+        is a pure function of them and the loaded facts (the bot's hot path: people ask the
+        same questions again)."""
         if len(text) > MEMO_CHARS:
-            return self.ask(text, previous)
-        key = (text, previous)
+            return self.ask(text, previous, preferences)
+        key = (text, previous, preferences)
         try:
             with self._memo_lock:
                 known = self._memo.get(key)
@@ -86,8 +100,8 @@ class Engine:
                     self._memo.move_to_end(key)
                     return known
         except TypeError:  # a context holding something unhashable: asked afresh
-            return self.ask(text, previous)
-        answer = self.ask(text, previous)
+            return self.ask(text, previous, preferences)
+        answer = self.ask(text, previous, preferences)
         with self._memo_lock:
             self._memo[key] = answer
             if len(self._memo) > MEMO_SIZE:

@@ -158,8 +158,7 @@ class Resolver:
         if question.workload.said:
             kw.setdefault("workload", question.workload)
         if question.budget and "room" not in kw:
-            kw["room"] = budgets.capacity(question.budget, self.knowledge.hardware,
-                                          self.knowledge.table.flavours)
+            kw["room"] = self._room(question)
         return Answer(
             intent=intent, language=question.language, asked=asked,
             strategies=_in_order(question.strategies, self.knowledge.strategies),
@@ -170,6 +169,14 @@ class Resolver:
             budget=question.budget,
             **kw,  # type: ignore[arg-type]
         )
+
+    def _room(self, question: Question) -> dict[str, int]:
+        """What the question's budget gives on each flavour it covers: the flavours it names
+        (or its preferences narrowed it to), else every flavour of the table."""
+        assert question.budget is not None
+        flavours = [f for f in self.knowledge.table.flavours
+                    if not question.flavours or f in question.flavours]
+        return budgets.capacity(question.budget, self.knowledge.hardware, flavours)
 
     def _reference(self) -> Note:
         return Note("reference", {"date": self.knowledge.table.source.date_text()})
@@ -487,8 +494,7 @@ class Resolver:
               ) -> dict[tuple[str, str, int], budgets.Fits]:
         if question.budget is None:
             return {}
-        room = budgets.capacity(question.budget, self.knowledge.hardware,
-                                self.knowledge.table.flavours)
+        room = self._room(question)
         return {e.key: self.needs.fits(e, room) for e in rows}
 
     def _not_covered(self, question: Question, model: str, reason: Note,
@@ -568,8 +574,7 @@ class Resolver:
     def _work_out_capacity(self, question: Question, pool: Iterable[str],
                            pending: NameParts | None) -> Answer:
         assert question.budget is not None
-        room = budgets.capacity(question.budget, self.knowledge.hardware,
-                                self.knowledge.table.flavours)
+        room = self._room(question)
         scope = self._scope(question)
         notes = list(scope.notes)
         if scope.refusal:

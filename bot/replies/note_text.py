@@ -37,6 +37,10 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         args["unit_name"] = info.unit
         args["unit_cards"] = t(language, "card_count", n=cards,
                                word=plural(language, cards, "card", "cards"))
+    if note.kind == "from_settings":
+        shown = [hw.flavours[f].display for f in note.args.get("flavours", ())]
+        shown += [knowledge.framework_names.get(f, f) for f in note.args.get("frameworks", ())]
+        args = {"what": join_words(language, shown)}
     if note.kind == "budget_not_positive":
         count = int(args["count"])
         args["amount"] = t(language, f"budget.{args['unit']}", count=count,

@@ -161,7 +161,11 @@ def _filters(knowledge: Knowledge, answer: Answer) -> str:
     if named:
         parts.append(t(lang, "capacity.with", frameworks=_join(
             lang, [knowledge.framework_names[f] for f in named], "or")))
-    return t(lang, "capacity.filters", filters=" ".join(parts)) if parts else ""
+    if not parts:
+        return ""
+    # "for" goes before a strategy ("for LoRA at 8K"); "at 8K" and "with X" stand alone.
+    key = "capacity.filters" if answer.strategies else "capacity.filters.bare"
+    return t(lang, key, filters=" ".join(parts))
 
 
 def _pool(knowledge: Knowledge, answer: Answer) -> list[str]:

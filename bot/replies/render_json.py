@@ -177,6 +177,7 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
         out["estimate"] = estimate_json(answer.estimate)
     if answer.plan is not None:
         out["plan"] = plan_json(answer.plan)
+    out["filters_from"] = answer.filters_from
     if answer.budget is not None:
         out["budget"] = answer.budget.json()
         if answer.intent == "lookup":

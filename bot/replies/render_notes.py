@@ -17,7 +17,8 @@ from mincards.bot.replies.note_text import note_text
 FOOTER = frozenset({"reference"})
 # Remarks that explain an answer without changing the plan it gives.
 INFO = frozenset({"one_entry_two_models", "not_in_version", "other_family", "table_has",
-                  "no_model", "not_in_table", "plan_offer", "no_estimate"})
+                  "no_model", "not_in_table", "plan_offer", "no_estimate",
+                  "from_settings"})
 
 
 @dataclass(frozen=True)
