@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: setup demo test slow lint redis browser bench startup load clean
+.PHONY: postgres setup demo test slow lint redis browser bench startup load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,15 @@ browser:
 	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; }; } || \
 	  echo "chromium is missing: install it (apt-get install chromium) for the tests"
 
-test: lint redis browser
+# The database tests start a real PostgreSQL server; install Debian's when it is missing.
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get install -y -qq postgresql >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; }; }; } || \
+	  echo "postgresql is missing: install it (apt-get install postgresql) for the tests"
+
+test: lint redis browser postgres
 	$(BIN)/python -m pytest
 
 # The long probes the default suite keeps short versions of (minutes, not seconds).

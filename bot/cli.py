@@ -407,6 +407,31 @@ def _check_held_page(args: argparse.Namespace, state: WatchState, knowledge: Kno
     return 1 if digest else 0
 
 
+def _db(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from mincards.handlers.database import database_url, make_engine, scrubbed, upgrade
+
+    async def run() -> tuple[int, int]:
+        engine = make_engine(database_url())
+        try:
+            return await upgrade(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        before, after = asyncio.run(run())
+    except MincardsError:
+        raise
+    except Exception as exc:  # the server down, a wrong password: one line, no secret
+        raise MincardsError(scrubbed(f"the database cannot be reached: "
+                                     f"{type(exc).__name__}: {str(exc)[:160]}",
+                                     database_url())) from None
+    print(f"database schema {'already at' if before == after else f'{before} ->'} "
+          f"version {after}")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from mincards.handlers.serve import serve
 
@@ -498,11 +523,14 @@ def build_parser() -> argparse.ArgumentParser:
     est.add_argument("--calibrate", action="store_true",
                      help="fit to the table in use and write estimator.toml to the data folder")
     est.set_defaults(run=_estimate)
+    db = sub.add_parser("db", help="the Slack app's database (DATABASE_URL, else SQLite)")
+    db.add_argument("action", choices=("upgrade",), help="upgrade: apply missing migrations")
+    db.set_defaults(run=_db)
     serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
-    for command in (ask, imp, diff, check, est, serve):
+    for command in (ask, imp, diff, check, est, db, serve):
         _data_dir_option(command, argparse.SUPPRESS)
     return parser
 

@@ -1,0 +1,142 @@
+"""The database what must last lives in (preferences today): SQLAlchemy 2's asyncio engine on
+SQLite (aiosqlite, a file, WAL) by default, PostgreSQL (asyncpg) when DATABASE_URL says so.
+
+The schema is versioned by the app itself (a one-row `mincards_schema` table and a list of
+migrations, each a few statements): simpler to live with than Alembic for a handful of tables,
+and the same code on both databases. Start-up applies what is missing; `mincards db upgrade`
+does the same by hand; a database newer than the code is refused in one line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Float,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    event,
+    select,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from mincards.bot.errors import MincardsError
+
+DATABASE_ENV = "DATABASE_URL"
+FILE_NAME = "mincards.db"
+
+metadata = MetaData()
+schema = Table("mincards_schema", metadata, Column("version", Integer, nullable=False))
+# A person's preferences (user_id) or their workspace's (user_id ""). Slack ids and the chosen
+# values only: never message text.
+preferences = Table(
+    "preferences", metadata,
+    Column("team_id", String(32), nullable=False),
+    Column("user_id", String(32), nullable=False),
+    Column("flavours", String(200), nullable=False, default=""),
+    Column("frameworks", String(400), nullable=False, default=""),
+    Column("language", String(8), nullable=False, default="auto"),
+    Column("length", String(8), nullable=False, default="full"),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("team_id", "user_id"),
+)
+# Each migration brings the schema from its index to the next version.
+MIGRATIONS: tuple[tuple[Table, ...], ...] = ((schema, preferences),)
+VERSION = len(MIGRATIONS)
+
+
+class DatabaseError(MincardsError):
+    """The database cannot be used as it is: one line, said at start-up."""
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "mincards" / FILE_NAME
+
+
+def database_url(configured: str | None = None) -> str:
+    """DATABASE_URL (postgresql+asyncpg://..., sqlite+aiosqlite:///...), else the SQLite file
+    under the state folder."""
+    url = configured if configured is not None else os.environ.get(DATABASE_ENV, "")
+    if url:
+        if url.startswith(("postgres://", "postgresql://")):
+            url = "postgresql+asyncpg://" + url.split("://", 1)[1]
+        return url
+    path = default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer; a writer waits up to 5 s for another.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def scrubbed(message: str, url: str) -> str:
+    """`message` without the URL's password, wherever it appears (errors quote URLs)."""
+    try:
+        secret = make_url(url).password
+    except Exception:  # not a URL at all: say nothing of it
+        return message.replace(url, "DATABASE_URL")
+    return message.replace(str(secret), "***") if secret else message
+
+
+def make_engine(url: str) -> AsyncEngine:
+    try:
+        engine = create_async_engine(url, pool_pre_ping=True)
+    except ModuleNotFoundError as exc:
+        raise DatabaseError(f"DATABASE_URL needs the driver {exc.name!r}, which is not "
+                            "installed (postgresql+asyncpg:// and sqlite+aiosqlite:// are)"
+                            ) from None
+    except Exception as exc:  # a URL SQLAlchemy cannot read
+        raise DatabaseError(f"DATABASE_URL cannot be used ({type(exc).__name__}; e.g. "
+                            "postgresql+asyncpg://user:password@host/db)") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+async def schema_version(engine: AsyncEngine) -> int:
+    async with engine.connect() as conn:
+        exists = await conn.run_sync(lambda c: c.dialect.has_table(c, "mincards_schema"))
+        if not exists:
+            return 0
+        found = (await conn.execute(select(schema.c.version))).scalar()
+        return int(found or 0)
+
+
+async def upgrade(engine: AsyncEngine) -> tuple[int, int]:
+    """Apply the missing migrations, in one transaction each; (from, to). A database newer
+    than this code is refused."""
+    current = await schema_version(engine)
+    if current > VERSION:
+        raise DatabaseError(f"the database's schema is version {current}, newer than this "
+                            f"mincards (version {VERSION}): upgrade mincards first")
+    for version in range(current, VERSION):
+        tables = list(MIGRATIONS[version])
+
+        def create(connection: Connection, made: list[Table] = tables) -> None:
+            metadata.create_all(connection, tables=made)
+
+        async with engine.begin() as conn:
+            await conn.run_sync(create)
+            await conn.execute(schema.delete())
+            await conn.execute(schema.insert().values(version=version + 1))
+    return current, VERSION
+
+
+async def ping(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))
