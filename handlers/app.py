@@ -29,6 +29,7 @@ from mincards.handlers.conversations import Conversations
 from mincards.handlers.dedupe import dedupe_middleware
 from mincards.handlers.inflight import InFlight
 from mincards.handlers.observe import observe_middleware
+from mincards.handlers.preferences_store import PreferenceStore
 from mincards.handlers.replies import (
     TIMEOUT_SECONDS,
     CountingWebClient,
@@ -68,6 +69,20 @@ BOLT_LOG = logging.getLogger("mincards.bolt")
 BOLT_LOG.addFilter(_SameToken())
 
 
+def preference_store(settings: Settings) -> PreferenceStore | None:
+    """Preferences in the database; None (everyone gets the defaults) when it cannot be
+    opened, which start-up has already said (serve.check_database)."""
+    from mincards.handlers.database import DatabaseError, database_url, make_engine
+
+    try:
+        url = database_url(settings.database_url.get_secret_value() if settings.database_url
+                           else None)
+        return PreferenceStore(make_engine(url))
+    except (DatabaseError, OSError) as exc:
+        log.warning("no preferences this run: %s", exc)
+        return None
+
+
 def create_app(settings: Settings, engine: Engine | None = None, mode: str = "auto",
                state: State | None = None, inflight: InFlight | None = None,
                signatures_checked: bool = False) -> tuple[AsyncApp, Services]:
@@ -96,7 +111,8 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
-                        session, response_urls=ResponseUrls.for_api(settings.slack_api_url))
+                        session, response_urls=ResponseUrls.for_api(settings.slack_api_url),
+                        preferences=preference_store(settings))
     for surface in SURFACES:
         surface.register(app, services)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -50,11 +51,13 @@ def register(app: AsyncApp, services: Services) -> None:
 
     @app.command(COMMAND)
     @services.inflight.track
-    async def answer_command(ack: AsyncAck, command: dict[str, Any],
-                             client: AsyncWebClient) -> None:
+    async def answer_command(ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
+                             context: AsyncBoltContext) -> None:
         await ack()  # before anything else: Slack gives a command three seconds
         question = from_slack(str(command.get("text") or ""))
-        answer = await services.answering.answer(lambda: services.engine.recall(question), question)
+        chosen = await services.preferences_of(context, command.get("user_id"))
+        answer = await services.answering.answer(
+            lambda: services.engine.recall(question, None, chosen), question)
         answer = await with_hub_estimate(services.engine, answer, question)
 
         def render() -> dict[str, Any]:

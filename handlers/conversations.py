@@ -12,6 +12,7 @@ from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.conversation import context_after
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.followup import FollowUp
+from mincards.bot.answering.preferences import Preferences
 from mincards.handlers.answering import Answering
 from mincards.handlers.state import State
 
@@ -27,11 +28,13 @@ class Conversations:
         self.state = state
         self.answering = answering
 
-    async def ask(self, key: str, question: str) -> Answer:
-        """Answer in this conversation, and remember what was asked for the next question."""
+    async def ask(self, key: str, question: str,
+                  preferences: Preferences | None = None) -> Answer:
+        """Answer in this conversation (narrowed by the asker's preferences), and remember what
+        was asked for the next question."""
         previous = await self.state.context(key)
-        answer = await self.answering.answer(lambda: self.engine.recall(question, previous),
-                                             question)
+        answer = await self.answering.answer(
+            lambda: self.engine.recall(question, previous, preferences), question)
         await self.state.remember(key, context_after(answer, previous))
         return answer
 

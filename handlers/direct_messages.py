@@ -49,8 +49,9 @@ def register(app: AsyncApp, services: Services) -> None:
             if attached is not None:
                 question = f"{question}\n{FENCE}{attached}{FENCE}"
         # The DM is one conversation; a thread inside it is another.
+        chosen = await services.preferences_of(context, event.get("user"))
         answer = await services.conversations.ask(conversation_key(context, channel, thread),
-                                                  question)
+                                                  question, chosen)
         if failed is not None:
             answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
         answer = await with_hub_estimate(services.engine, answer, question)

@@ -34,8 +34,9 @@ def register(app: AsyncApp, services: Services) -> None:
             return  # a DM is answered by the direct-message listener, exactly once
         question = from_slack(str(event.get("text") or ""), context.bot_user_id)
         # The reply goes in the asking message's thread: that thread is the conversation.
+        chosen = await services.preferences_of(context, event.get("user"))
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
-                                                  question)
+                                                  question, chosen)
         answer = await with_hub_estimate(services.engine, answer, question)
         payload = await services.answering.render(
             answer, question, lambda: message(services.engine.knowledge, answer,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mincards.bot.answering.engine import Engine
+from mincards.bot.errors import MincardsError
 from mincards.handlers.inflight import DRAIN_SECONDS
 from mincards.handlers.logs import configure_logging
 from mincards.handlers.settings import Settings, SettingsError, load_settings
@@ -156,6 +157,34 @@ def check_redis(settings: Settings) -> None:
                 "answers (set REDIS_REQUIRED=true to stop here instead)", where, problem)
 
 
+def check_database(settings: Settings) -> None:
+    """Bring the database's schema up to this code's, before anything listens; a database
+    newer than the code, or one that cannot be reached, is one line and no start."""
+    from mincards.handlers.database import database_url, make_engine, scrubbed, upgrade
+
+    url = database_url(settings.database_url.get_secret_value() if settings.database_url
+                       else None)
+
+    async def run() -> tuple[int, int]:
+        engine = make_engine(url)
+        try:
+            return await upgrade(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        before, after = asyncio.run(run())
+    except SettingsError:
+        raise
+    except MincardsError as exc:
+        raise SettingsError(str(exc)) from None
+    except Exception as exc:
+        raise SettingsError(scrubbed(f"the database cannot be reached: {type(exc).__name__}: "
+                                     f"{str(exc)[:160]}", url)) from None
+    if before != after:
+        log.info("database schema brought from version %d to %d", before, after)
+
+
 @dataclass
 class MetricsFolder:
     """The workers' sample files: who made the folder (only that process removes it, at its
@@ -215,6 +244,7 @@ def serve(requested: str = "auto") -> int:
     engine = Engine()  # loads and checks the data before anything listens
     check_token(settings)
     check_redis(settings)
+    check_database(settings)
     samples = start_metrics(settings, mode)
     try:
         return _socket(settings, engine) if mode == "socket" else _http(settings, engine)

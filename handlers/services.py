@@ -10,11 +10,13 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.preferences import Preferences
 from mincards.handlers import metrics
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
 from mincards.handlers.inflight import InFlight
 from mincards.handlers.people import Locales
+from mincards.handlers.preferences_store import PreferenceStore
 from mincards.handlers.replies import ResponseUrls, post_to_response_url
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,19 @@ class Services:
     session: aiohttp.ClientSession  # the process's connections to Slack
     locales: Locales = field(default_factory=Locales)  # people's languages, from users.info
     response_urls: ResponseUrls = field(default_factory=ResponseUrls)  # where replies may go
+    # People's and workspaces' preferences (handlers/preferences_store.py); None: none kept.
+    preferences: PreferenceStore | None = None
+
+    async def preferences_of(self, context: Any, user: object) -> Preferences | None:
+        """The asking person's preferences over their workspace's, by the workspace the
+        signed request came from; None when nothing is kept or nothing is set."""
+        if self.preferences is None:
+            return None
+        team = getattr(context, "team_id", None) or getattr(context, "enterprise_id", None)
+        if not isinstance(team, str) or not team or not isinstance(user, str):
+            return None
+        chosen = await self.preferences.effective(team, user)
+        return chosen if chosen != Preferences() else None
 
     @property
     def answering(self) -> Answering:
@@ -54,5 +69,7 @@ class Services:
 
     async def close(self) -> None:
         await self.conversations.state.close()
+        if self.preferences is not None:
+            await self.preferences.engine.dispose()
         await self.session.close()
         self.answering.close()

@@ -60,6 +60,9 @@ class Settings(BaseModel):
     # /metrics (Prometheus) on a listener of its own, never on the port Slack reaches.
     metrics_port: int | None = Field(default=None, ge=1, le=65535, alias="METRICS_PORT")
     metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
+    # Preferences (and, later, installations): postgresql+asyncpg://... for several processes
+    # or machines; unset: a SQLite file under $XDG_STATE_HOME/mincards.
+    database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -128,10 +131,13 @@ class Settings(BaseModel):
         """Every secret value, so logs can be scrubbed of them (a Redis URL may hold a
         password)."""
         values = [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
-                                                 self.slack_app_token, self.redis_url)
-                  if s is not None]
+                                                 self.slack_app_token, self.redis_url,
+                                                 self.database_url)
+                  if s is not None and s.get_secret_value()]
         password = urlparse(self.redis).password if self.redis else None
-        return values + ([password] if password else [])
+        database = self.database_url.get_secret_value() if self.database_url else ""
+        db_password = urlparse(database).password if database else None
+        return values + [p for p in (password, db_password) if p]
 
 
 def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None = ".env"

@@ -58,7 +58,9 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1", "PORT": str(port),
-                "LOG_LEVEL": "DEBUG", **(extra_env or {})})
+                "LOG_LEVEL": "DEBUG",
+                # Each bot its own state folder: its SQLite database is no other test's.
+                "XDG_STATE_HOME": str(workdir / "state"), **(extra_env or {})})
     if socket_mode:
         env["SLACK_APP_TOKEN"] = APP_TOKEN
     log = workdir / f"bot-{port}.log"
