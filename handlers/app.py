@@ -22,6 +22,7 @@ from mincards.handlers import (
     home,
     mentions,
     metrics,
+    preference_menus,
     shortcuts,
 )
 from mincards.handlers.answering import Answering
@@ -43,7 +44,7 @@ from mincards.handlers.settings import Settings
 from mincards.handlers.state import State, make_state
 
 # `actions` last: after the buttons, menus and views the others handle, it acknowledges the rest.
-SURFACES = (mentions, direct_messages, commands, shortcuts, home, actions)
+SURFACES = (mentions, direct_messages, commands, shortcuts, home, preference_menus, actions)
 log = logging.getLogger(__name__)
 
 

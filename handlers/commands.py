@@ -20,9 +20,13 @@ from mincards.bot.language import language_of
 from mincards.bot.replies.render_blocks import message, slash_help
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.estimates import with_hub_estimate
+from mincards.handlers.preference_menus import forget_me, open_settings
 from mincards.handlers.services import Services
 
 COMMAND = "/mincards"
+# `/mincards settings` opens the settings; `/mincards forget me` clears the person's own.
+SETTINGS_WORDS = frozenset({"settings", "setting", "preferences", "设置", "設置"})
+FORGET_WORDS = frozenset({"forget me", "忘记我", "清除设置"})
 SCOPES = ("commands", "chat:write")
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,17 @@ def register(app: AsyncApp, services: Services) -> None:
                              context: AsyncBoltContext) -> None:
         await ack()  # before anything else: Slack gives a command three seconds
         question = from_slack(str(command.get("text") or ""))
+        asked = " ".join(question.lower().split())
+        if asked in SETTINGS_WORDS or asked in FORGET_WORDS:
+            language = language_of(question)
+            said = (await open_settings(services, client, context, command, language)
+                    if asked in SETTINGS_WORDS else
+                    await forget_me(services, context, command, language))
+            if said:
+                await reply_privately(services, client, {"text": said},
+                                      command.get("response_url"), command.get("channel_id"),
+                                      command.get("user_id"))
+            return
         chosen = await services.preferences_of(context, command.get("user_id"))
         answer = await services.answering.answer(
             lambda: services.engine.recall(question, None, chosen), question)

@@ -7,13 +7,15 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.answering.followup import FollowUp
 from mincards.bot.language import LANGUAGES
 from mincards.bot.replies.render_views import HOME_CHOOSE_ACTION, home_view
 from mincards.handlers.people import SCOPES as PEOPLE_SCOPES
-from mincards.handlers.services import Services
+from mincards.handlers.preference_menus import home_with_settings
+from mincards.handlers.services import Services, workspace_of
 
 EVENTS = ("app_home_opened",)
 SCOPES: tuple[str, ...] = PEOPLE_SCOPES
@@ -27,17 +29,22 @@ def register(app: AsyncApp, services: Services) -> None:
 
     @app.event("app_home_opened")
     @services.inflight.track
-    async def publish_home(event: dict[str, Any], client: AsyncWebClient) -> None:
+    async def publish_home(event: dict[str, Any], client: AsyncWebClient,
+                           context: AsyncBoltContext) -> None:
         user = event.get("user")
         if event.get("tab") != "home" or not isinstance(user, str):
             return
         language = await services.locales.language(client, user)
-        await client.views_publish(user_id=user, view=views[language])
+        if services.preferences is None:
+            await client.views_publish(user_id=user, view=views[language])
+            return
+        await client.views_publish(user_id=user, view=await home_with_settings(
+            services, client, workspace_of(context), user, language))
 
     @app.action(HOME_CHOOSE_ACTION)
     @services.inflight.track
     async def answer_on_home(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
-                             client: AsyncWebClient) -> None:
+                             client: AsyncWebClient, context: AsyncBoltContext) -> None:
         await ack()
         selected = action.get("selected_option")
         value = selected.get("value") if isinstance(selected, dict) else None
@@ -48,6 +55,10 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         text = follow.text or ""
         answer = await services.answering.answer(lambda: services.engine.follow(follow), text)
-        view = await services.answering.run(
-            lambda: home_view(knowledge, follow.language, answer), text)
+        if services.preferences is not None:
+            view = await home_with_settings(services, client, workspace_of(context), user,
+                                            follow.language, picked=answer)
+        else:
+            view = await services.answering.run(
+                lambda: home_view(knowledge, follow.language, answer), text)
         await client.views_publish(user_id=user, view=view)

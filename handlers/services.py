@@ -29,6 +29,18 @@ def _host(url: str) -> str:
         return "not a URL"
 
 
+def workspace_of(context: Any) -> str | None:
+    """The workspace a request is answered for: the one its token was authorized for (Slack's
+    own word, from auth.test or the installation), never just the id the payload names; else
+    the payload's team or enterprise."""
+    result = getattr(context, "authorize_result", None)
+    for team in (getattr(result, "team_id", None), getattr(result, "enterprise_id", None),
+                 getattr(context, "team_id", None), getattr(context, "enterprise_id", None)):
+        if isinstance(team, str) and team:
+            return team
+    return None
+
+
 @dataclass(frozen=True)
 class Services:
     engine: Engine
@@ -45,8 +57,8 @@ class Services:
         signed request came from; None when nothing is kept or nothing is set."""
         if self.preferences is None:
             return None
-        team = getattr(context, "team_id", None) or getattr(context, "enterprise_id", None)
-        if not isinstance(team, str) or not team or not isinstance(user, str):
+        team = workspace_of(context)
+        if team is None or not isinstance(user, str):
             return None
         chosen = await self.preferences.effective(team, user)
         return chosen if chosen != Preferences() else None

@@ -55,6 +55,8 @@ class SlackEmulator:
         self.faults: dict[str, list[Fault]] = {}
         # Each person's Slack locale (users.info with include_locale); en-US when not set.
         self.locales: dict[str, str] = {}
+        # People Slack says are workspace admins (users.info's is_admin).
+        self.admins: set[str] = set()
         # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
         self.files: dict[str, bytes] = {}
         self._ts = itertools.count(1)
@@ -155,7 +157,9 @@ class SlackEmulator:
             user = str(params.get("user") or "")
             if not user:
                 return {"ok": False, "error": "user_not_found"}
-            person: dict[str, Any] = {"id": user, "name": user.lower(), "tz": "Asia/Shanghai"}
+            person: dict[str, Any] = {"id": user, "name": user.lower(), "tz": "Asia/Shanghai",
+                                      "is_admin": user in self.admins,
+                                      "is_owner": False, "is_primary_owner": False}
             # As Slack: the locale only when asked for it.
             if str(params.get("include_locale")).lower() in ("1", "true"):
                 person["locale"] = self.locales.get(user, "en-US")

@@ -50,10 +50,10 @@ def _legend(knowledge: Knowledge, language: Language) -> str:
     return t(language, "home.legend", flavours=escape(t(language, "semicolon").join(parts)))
 
 
-def home_view(knowledge: Knowledge, language: Language, picked: Answer | None = None
-              ) -> dict[str, Any]:
-    """The Home tab: a model menu at the top (its answer under it once picked), the legend,
-    how to ask, the source."""
+def home_view(knowledge: Knowledge, language: Language, picked: Answer | None = None,
+              settings: list[Block] | None = None) -> dict[str, Any]:
+    """The Home tab: a model menu at the top (its answer under it once picked), the person's
+    settings when any are kept, the legend, how to ask, the source."""
     lim = limits()
     shown = picked.models[0] if picked is not None and len(picked.models) == 1 else None
     menu = model_menu(knowledge, language, HOME_CHOOSE_ACTION, lim, picked=shown)
@@ -61,6 +61,8 @@ def home_view(knowledge: Knowledge, language: Language, picked: Answer | None = 
                            section(t(language, "home.hello"), lim) | {"accessory": menu}]
     if picked is not None:
         blocks += [{"type": "divider"}, *view_blocks(knowledge, picked)]
+    if settings:
+        blocks += [{"type": "divider"}, *settings]
     blocks += [{"type": "divider"},
                section(_legend(knowledge, language), lim),
                section(t(language, "home.ask"), lim),

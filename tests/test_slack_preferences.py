@@ -1,0 +1,121 @@
+"""Preferences in Slack, end to end under gunicorn against the emulator, with the real SQLite
+database in the bot's state folder: `/mincards settings`, the menus saved on change, a person
+over the workspace, admin-only workspace defaults (checked with users.info, never the
+payload), `/mincards forget me`, the Home tab, and workspaces kept apart."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tests.bot_process import Bot
+from tests.slack_emulator import TEAM, SlackEmulator
+from tests.slack_sender import SlackSender, event_callback, mention, new_trigger
+
+MINE, WORKSPACE = "mincards_prefs_me", "mincards_prefs_workspace"
+
+
+def change(field: str, values: list[str], *, user: str = "U0001", team: str = TEAM,
+           block: str = MINE, view: str = "home") -> dict[str, Any]:
+    """A settings menu changed, as Slack sends it from the Home tab or the modal."""
+    action: dict[str, Any] = {"type": "multi_static_select" if field in ("flavours",
+                                                                         "frameworks")
+                              else "static_select", "action_id": f"mincards_pref_{field}",
+                              "block_id": block, "action_ts": "1700000000.1"}
+    if field in ("flavours", "frameworks"):
+        action["selected_options"] = [{"value": v} for v in values]
+    else:
+        action["selected_option"] = {"value": values[0]}
+    return {"type": "block_actions", "user": {"id": user, "team_id": team},
+            "team": {"id": team}, "api_app_id": "A0001", "token": "legacy",
+            "trigger_id": new_trigger(),
+            "container": {"type": "view", "view_id": "V1"},
+            "view": {"id": "V1", "type": view, "callback_id": "mincards_settings"},
+            "actions": [action]}
+
+
+def reply_to(slack: SlackSender, emulator: SlackEmulator, text: str,
+             user: str = "U0001", team: str = TEAM) -> str:
+    emulator.reset()
+    event = mention(text)
+    event["user"] = user
+    body = event_callback(event)
+    body["team_id"] = team
+    slack.post(json.dumps(body), "application/json")
+    (call,) = emulator.wait_for("chat.postMessage")
+    return str(call.params.get("text", "")) + str(call.params.get("blocks", ""))
+
+
+def test_settings_modal_menus_narrow_replies_and_forget_me(slack: SlackSender,
+                                                          emulator: SlackEmulator) -> None:
+    slack.command("settings", emulator.response_url())
+    (opened,) = emulator.wait_for("views.open")
+    blocks = str(opened.params["view"]["blocks"])
+    assert "mincards_pref_flavours" in blocks and WORKSPACE not in blocks  # not an admin
+    emulator.reset()
+    slack.action(change("flavours", ["snt9b23"], view="modal"))
+    slack.action(change("frameworks", ["llama_factory"], view="modal"))
+    emulator.wait_for("views.update", count=2)
+    said = reply_to(slack, emulator, "qwen 2.5 72b lora 8k?")
+    assert "Showing Snt9B23 and Llama-Factory, your settings" in said
+    assert "MindSpeed-LLM" not in said
+    # A question naming its own framework gets it; the flavour it left open is the setting's.
+    named = reply_to(slack, emulator, "qwen 2.5 72b lora 8k with mindspeed-llm")
+    assert "MindSpeed-LLM" in named and "Showing Snt9B23, your settings" in named
+    # Another person in the workspace is untouched.
+    other = reply_to(slack, emulator, "qwen 2.5 72b lora 8k?", user="U0002")
+    assert "MindSpeed-LLM" in other and "your settings" not in other
+    emulator.reset()
+    slack.command("forget me", emulator.response_url())
+    (said_back,) = emulator.wait_for("response")
+    assert "settings are cleared" in str(said_back.params)
+    plain = reply_to(slack, emulator, "qwen 2.5 72b lora 8k?")
+    assert "MindSpeed-LLM" in plain and "your settings" not in plain
+
+
+def test_workspace_defaults_are_for_admins_and_a_person_wins(slack: SlackSender,
+                                                            emulator: SlackEmulator) -> None:
+    # A non-admin forging a workspace change (the block id is the payload's word) is refused.
+    emulator.reset()
+    slack.action(change("flavours", ["snt9b"], user="U0003", block=WORKSPACE))
+    (published,) = emulator.wait_for("views.publish")
+    assert "Only a workspace admin or owner" in str(published.params["view"])
+    assert "your settings" not in reply_to(slack, emulator, "qwen2.5-7b lora", user="U0004")
+    # An admin (users.info says so) sets the default; everyone gets it; a person's own wins.
+    emulator.admins.add("U0009")
+    emulator.reset()
+    slack.action(change("flavours", ["snt9b"], user="U0009", block=WORKSPACE))
+    (published,) = emulator.wait_for("views.publish")
+    assert WORKSPACE in str(published.params["view"])
+    said = reply_to(slack, emulator, "qwen2.5-72b lora 8k", user="U0004")
+    assert "Showing Snt9B, your settings" in said and "Snt9B23" not in said
+    emulator.reset()
+    slack.action(change("flavours", ["snt9b23"], user="U0005"))
+    emulator.wait_for("views.publish")
+    mine = reply_to(slack, emulator, "qwen2.5-72b lora 8k", user="U0005")
+    assert "Showing Snt9B23, your settings" in mine
+    emulator.admins.discard("U0009")
+
+
+def test_a_payload_naming_another_workspace_reaches_only_the_tokens_own(
+        slack: SlackSender, emulator: SlackEmulator, bot: Bot) -> None:
+    """Single-token mode answers one workspace, the token's (auth.test): a signed payload that
+    names another team id neither reads nor writes that team's rows."""
+    emulator.reset()
+    slack.action(change("length", ["short"], user="U0007", team="T0666"))
+    emulator.wait_for("views.publish")
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        teams = {row[0] for row in conn.execute("SELECT team_id FROM preferences")}
+    assert teams == {TEAM}
+
+
+def test_home_tab_shows_the_settings(slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.reset()
+    slack.event({"type": "app_home_opened", "user": "U0001", "channel": "D0001", "tab": "home",
+                 "event_ts": "1700000000.2"})
+    (published,) = emulator.wait_for("views.publish")
+    view = str(published.params["view"])
+    assert "Settings" in view and "mincards_pref_language" in view
