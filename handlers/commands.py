@@ -81,9 +81,10 @@ def register(app: AsyncApp, services: Services) -> None:
                 # `/mincards` alone, or `/mincards help`: how to use it, and the other ways in.
                 return slash_help(language_of(question), COMMAND)
             return message(knowledge, answer, question=question,
-                           shareable=answer.intent != "help")
+                           shareable=answer.intent != "help",
+                           short=chosen is not None and chosen.length == "short")
 
-        payload = await services.answering.render(answer, ("command", question), render,
+        payload = await services.answering.render(answer, ("command", question, chosen), render,
                                                   question)
         await reply_privately(services, client, payload, command.get("response_url"),
                               command.get("channel_id"), command.get("user_id"))

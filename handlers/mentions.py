@@ -38,7 +38,9 @@ def register(app: AsyncApp, services: Services) -> None:
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
                                                   question, chosen)
         answer = await with_hub_estimate(services.engine, answer, question)
+        short = chosen is not None and chosen.length == "short"
         payload = await services.answering.render(
-            answer, question, lambda: message(services.engine.knowledge, answer,
-                                              question=question), question)
+            answer, (question, short), lambda: message(services.engine.knowledge, answer,
+                                                       question=question, short=short),
+            question)
         await client.chat_postMessage(channel=channel, thread_ts=ts, **payload)

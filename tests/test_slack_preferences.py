@@ -119,3 +119,15 @@ def test_home_tab_shows_the_settings(slack: SlackSender, emulator: SlackEmulator
     (published,) = emulator.wait_for("views.publish")
     view = str(published.params["view"])
     assert "Settings" in view and "mincards_pref_language" in view
+
+
+def test_short_replies_and_the_language_setting(slack: SlackSender,
+                                                emulator: SlackEmulator) -> None:
+    emulator.reset()
+    slack.action(change("length", ["short"], user="U0011"))
+    slack.action(change("language", ["zh"], user="U0011"))
+    emulator.wait_for("views.publish", count=2)
+    said = reply_to(slack, emulator, "qwen 2.5 72b lora 8k?", user="U0011")
+    assert "Qwen2.5-72B · LoRA · 8K：" in said  # in Chinese, as set
+    (call,) = emulator.of("chat.postMessage")
+    assert len(call.params["blocks"]) == 2  # the sentence and its small print only

@@ -45,6 +45,7 @@ from mincards.bot.replies.lead import (
     lead,
     short_text,
 )
+from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_summary_of, shown_notes
 from mincards.bot.replies.render_entries import (
     Group,
@@ -488,10 +489,24 @@ def fallback_text(knowledge: Knowledge, answer: Answer, tagged: str | None = Non
     return as_notification(tagged) + choices_said(knowledge, answer, MRKDWN_PLAIN)
 
 
+def short_message(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
+    """A reply for a person whose settings ask for short ones: the sentence that answers, and
+    in small print the settings line and the source."""
+    lim = limits()
+    said = [escape(note_text(knowledge, answer.language, n)) for n in answer.notes
+            if n.kind == "from_settings"]
+    return {"blocks": [section(lead(knowledge, answer, MRKDWN), lim),
+                       _footer(knowledge, answer, lim, said)],
+            "text": fallback_text(knowledge, answer)}
+
+
 def message(knowledge: Knowledge, answer: Answer, *, question: str | None = None,
-            shareable: bool = False, page: int = 0, asked_by: str | None = None
-            ) -> dict[str, Any]:
-    """`blocks` and `text` for chat.postMessage / chat.update / a response URL."""
+            shareable: bool = False, page: int = 0, asked_by: str | None = None,
+            short: bool = False) -> dict[str, Any]:
+    """`blocks` and `text` for chat.postMessage / chat.update / a response URL; `short`: the
+    sentence that answers alone (a person's setting), except where it needs its choices."""
+    if short and answer.intent not in ("ambiguous", "help", "list"):
+        return short_message(knowledge, answer)
     # One lead for both when the blocks show the answer as it is (a stand-in's do not).
     tagged = lead(knowledge, answer, TAGGED) if answer.shown() is answer else None
     return {"blocks": render_blocks(knowledge, answer, question=question, shareable=shareable,
