@@ -47,6 +47,10 @@ class _Metrics:
         return self.items[name]
 
 
+# A database read is cached; the misses take milliseconds, a bad day hundreds.
+DATABASE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
 def _instruments() -> dict[str, Any]:
     from prometheus_client import Counter, Histogram
 
@@ -65,6 +69,11 @@ def _instruments() -> dict[str, Any]:
                          "process's memory answered instead"),
         "connections": Counter("mincards_connections", "HTTP connections, by what happened to "
                                "them", ("event",)),
+        "database": Histogram("mincards_database_seconds", "Time a database call took, by "
+                              "operation", ("operation",), buckets=DATABASE_BUCKETS),
+        "database_errors": Counter("mincards_database_errors", "Database calls that failed or "
+                                   "timed out (the defaults answered), by operation",
+                                   ("operation",)),
     }
 
 
@@ -103,6 +112,14 @@ def redis_fallback() -> None:
 
 def connection(event: str) -> None:
     _METRICS.get("connections").labels(event).inc()
+
+
+def database(operation: str, seconds: float) -> None:
+    _METRICS.get("database").labels(operation).observe(seconds)
+
+
+def database_error(operation: str) -> None:
+    _METRICS.get("database_errors").labels(operation).inc()
 
 
 # prometheus_client's own sample files: counter_<pid>.db, histogram_<pid>.db, gauge_<mode>_<pid>.db.

@@ -19,6 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from mincards.bot.answering.preferences import LANGUAGES, LENGTHS, Preferences
+from mincards.handlers import metrics
 from mincards.handlers.database import preferences as table
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ class PreferenceStore:
 
     def _failed(self, what: str, exc: BaseException) -> None:
         self.failures += 1
+        metrics.database_error(what)
         now = time.monotonic()
         if now - self._logged_at >= LOG_EVERY_SECONDS:
             self._logged_at = now
@@ -72,11 +74,13 @@ class PreferenceStore:
         now = time.monotonic()
         if cached is not None and cached[0] > now:
             return cached[1]
+        started = time.monotonic()
         try:
             found = await asyncio.wait_for(self._read(team, user), READ_TIMEOUT_SECONDS)
         except Exception as exc:  # down, locked, slow: answer with what is known
             self._failed("read", exc)
             return cached[1] if cached is not None else Preferences()
+        metrics.database("read", time.monotonic() - started)
         self._cache[key] = (now + CACHE_SECONDS, found)
         return found
 
@@ -95,8 +99,14 @@ class PreferenceStore:
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.team_id, table.c.user_id],
             set_={k: statement.excluded[k] for k in values if k not in ("team_id", "user_id")})
-        async with self.engine.begin() as conn:
-            await conn.execute(statement)
+        started = time.monotonic()
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(statement)
+        except Exception as exc:
+            self._failed("write", exc)
+            raise
+        metrics.database("write", time.monotonic() - started)
         self._cache[(team, user)] = (time.monotonic() + CACHE_SECONDS, chosen)
 
     async def forget(self, team: str, user: str) -> None:

@@ -195,3 +195,29 @@ def test_db_upgrade_on_the_command_line(tmp_path: Path) -> None:
         failed = run(DATABASE_URL=url)
         assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
         assert "hunter2" not in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_database_calls_and_failures_are_measured(tmp_path: Path) -> None:
+    from prometheus_client import REGISTRY
+
+    def seen(name: str, operation: str) -> float:
+        return REGISTRY.get_sample_value(name, {"operation": operation}) or 0.0
+
+    async def run() -> None:
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+        await upgrade(engine)
+        store = PreferenceStore(engine)
+        writes, reads = (seen("mincards_database_seconds_count", "write"),
+                         seen("mincards_database_seconds_count", "read"))
+        await store.put("T1", "U1", A3)
+        store._cache.clear()
+        await store.get("T1", "U1")
+        assert seen("mincards_database_seconds_count", "write") == writes + 1
+        assert seen("mincards_database_seconds_count", "read") == reads + 1
+        failed = seen("mincards_database_errors_total", "read")
+        await engine.dispose()
+        broken = PreferenceStore(make_engine(f"sqlite+aiosqlite:///{tmp_path / 'none' / 'x.db'}"))
+        assert await broken.get("T1", "U1") == Preferences()
+        assert seen("mincards_database_errors_total", "read") == failed + 1
+        await broken.engine.dispose()
+    asyncio.run(run())
