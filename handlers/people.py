@@ -33,6 +33,10 @@ class Locales:
         self.keep_seconds = keep_seconds
         self.max_people = max_people
         self._known: OrderedDict[str, tuple[float, Language]] = OrderedDict()
+        # Whether each person looked up is a workspace admin or owner, from the same answer:
+        # what their Settings section shows (a change is checked afresh, handlers.preference_
+        # menus.is_admin).
+        self.admins: dict[str, bool] = {}
 
     async def language(self, client: AsyncWebClient, user: str) -> Language:
         known = self._known.get(user)
@@ -46,8 +50,11 @@ class Locales:
             return "en"
         person = response.get("user")
         language = language_of_locale(person.get("locale") if isinstance(person, dict) else None)
+        self.admins[user] = isinstance(person, dict) and any(
+            person.get(flag) is True for flag in ("is_admin", "is_owner", "is_primary_owner"))
         self._known[user] = (time.monotonic(), language)
         self._known.move_to_end(user)
         while len(self._known) > self.max_people:
-            self._known.popitem(last=False)
+            gone, _ = self._known.popitem(last=False)
+            self.admins.pop(gone, None)
         return language

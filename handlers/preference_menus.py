@@ -22,9 +22,9 @@ from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_settings import (
     ACTION_PREFIX,
     FIELDS,
-    MINE,
-    WORKSPACE,
+    WORKSPACE_PART,
     chosen_from,
+    field_of,
     settings_blocks,
     settings_modal,
 )
@@ -52,10 +52,12 @@ async def is_admin(client: AsyncWebClient, user: str) -> bool:
 
 async def settings_of(services: Services, client: AsyncWebClient, team: str, user: str
                       ) -> tuple[Preferences, Preferences | None]:
-    """(the person's own, the workspace's when they are an admin)."""
+    """(the person's own, the workspace's when they are an admin: as their language lookup
+    found them, else asked now)."""
     assert services.preferences is not None
     mine = await services.preferences.get(team, user)
-    admin = await is_admin(client, user)
+    seen = services.locales.admins.get(user)
+    admin = seen if seen is not None else await is_admin(client, user)
     return mine, (await services.preferences.get(team, "") if admin else None)
 
 
@@ -74,7 +76,8 @@ async def home_with_settings(services: Services, client: AsyncWebClient, team: s
 def register(app: AsyncApp, services: Services) -> None:
     knowledge = services.engine.knowledge
 
-    @app.action(re.compile("^" + ACTION_PREFIX + "(" + "|".join(FIELDS) + ")$"))
+    @app.action(re.compile("^" + ACTION_PREFIX + "(" + WORKSPACE_PART + ")?(" +
+                           "|".join(FIELDS) + ")$"))
     @services.inflight.track
     async def change_setting(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
                              client: AsyncWebClient, context: AsyncBoltContext) -> None:
@@ -82,15 +85,14 @@ def register(app: AsyncApp, services: Services) -> None:
         store, team = services.preferences, workspace_of(context)
         who = body.get("user")
         user = who.get("id") if isinstance(who, dict) else None
-        block = action.get("block_id")
-        if store is None or team is None or not isinstance(user, str) or block not in (
-                MINE, WORKSPACE):
+        which = field_of(str(action.get("action_id", "")))
+        if store is None or team is None or not isinstance(user, str) or which is None:
             return
-        field = str(action.get("action_id", "")).removeprefix(ACTION_PREFIX)
+        field, for_workspace = which
         language = await services.locales.language(client, user)
-        target = "" if block == WORKSPACE else user
+        target = "" if for_workspace else user
         problem = None
-        if block == WORKSPACE and not await is_admin(client, user):
+        if for_workspace and not await is_admin(client, user):
             problem = t(language, "settings.not_admin")
         else:
             changed = chosen_from(field, action, await store.get(team, target), knowledge)

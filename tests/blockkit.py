@@ -36,7 +36,7 @@ def _element(e: Any, where: str) -> None:
     if kind == "button":
         _text(e["text"], lim.max_button_text, where + " button", plain=True)
         assert len(e.get("value", "")) <= lim.max_button_value, f"{where}: button value"
-    elif kind == "static_select":
+    elif kind in ("static_select", "multi_static_select"):
         _text(e["placeholder"], lim.max_placeholder_text, where + " placeholder", plain=True)
         assert ("options" in e) != ("option_groups" in e), f"{where}: options xor groups"
         options = e.get("options") or [o for g in e.get("option_groups", [])
@@ -48,6 +48,12 @@ def _element(e: Any, where: str) -> None:
             _option(o, where)
         values = [o["value"] for o in options]
         assert len(values) == len(set(values)), f"{where}: repeated option values"
+        # A menu's initial choices must be among its options, exactly as written there.
+        initial = e.get("initial_options") or ([e["initial_option"]] if "initial_option" in e
+                                                else [])
+        assert all(o in options for o in initial), f"{where}: initial option not offered"
+        if kind == "static_select":
+            assert "initial_options" not in e, f"{where}: one choice only"
     elif kind == "plain_text_input":
         if "placeholder" in e:
             _text(e["placeholder"], lim.max_placeholder_text, where, plain=True)

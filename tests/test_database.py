@@ -216,7 +216,8 @@ def test_database_calls_and_failures_are_measured(tmp_path: Path) -> None:
         assert seen("mincards_database_seconds_count", "read") == reads + 1
         failed = seen("mincards_database_errors_total", "read")
         await engine.dispose()
-        broken = PreferenceStore(make_engine(f"sqlite+aiosqlite:///{tmp_path / 'none' / 'x.db'}"))
+        # A server that is not there (refused at once; asyncpg needs no thread).
+        broken = PreferenceStore(make_engine("postgresql+asyncpg://u@127.0.0.1:1/db"))
         assert await broken.get("T1", "U1") == Preferences()
         assert seen("mincards_database_errors_total", "read") == failed + 1
         await broken.engine.dispose()

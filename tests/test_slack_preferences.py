@@ -20,9 +20,11 @@ MINE, WORKSPACE = "mincards_prefs_me", "mincards_prefs_workspace"
 def change(field: str, values: list[str], *, user: str = "U0001", team: str = TEAM,
            block: str = MINE, view: str = "home") -> dict[str, Any]:
     """A settings menu changed, as Slack sends it from the Home tab or the modal."""
+    scope = "ws_" if block == WORKSPACE else ""
     action: dict[str, Any] = {"type": "multi_static_select" if field in ("flavours",
                                                                          "frameworks")
-                              else "static_select", "action_id": f"mincards_pref_{field}",
+                              else "static_select",
+                              "action_id": f"mincards_pref_{scope}{field}",
                               "block_id": block, "action_ts": "1700000000.1"}
     if field in ("flavours", "frameworks"):
         action["selected_options"] = [{"value": v} for v in values]

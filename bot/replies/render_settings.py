@@ -15,8 +15,10 @@ from mincards.bot.replies.blocks import Block, actions, context, header, plain, 
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.slack_limits import SlackLimits, limits
 
-# Every menu's action id starts so; the block id says whose preferences it sets.
+# Every menu's action id starts so, then `ws_` for the workspace's menus (action ids are
+# unique in a view), then the field; the block id says the same.
 ACTION_PREFIX = "mincards_pref_"
+WORKSPACE_PART = "ws_"
 MINE, WORKSPACE = "mincards_prefs_me", "mincards_prefs_workspace"
 FIELDS = ("flavours", "frameworks", "language", "length")
 SETTINGS_CALLBACK = "mincards_settings"
@@ -26,10 +28,10 @@ def _option(text: str, value: str, lim: SlackLimits) -> Block:
     return {"text": plain(text, lim.max_option_text), "value": value}
 
 
-def _multi(field: str, placeholder: str, choices: list[tuple[str, str]], chosen: tuple[str, ...],
-           lim: SlackLimits) -> Block:
+def _multi(action_id: str, placeholder: str, choices: list[tuple[str, str]],
+           chosen: tuple[str, ...], lim: SlackLimits) -> Block:
     options = [_option(text, value, lim) for text, value in choices][: lim.max_select_options]
-    menu: Block = {"type": "multi_static_select", "action_id": ACTION_PREFIX + field,
+    menu: Block = {"type": "multi_static_select", "action_id": action_id,
                    "placeholder": plain(placeholder, lim.max_placeholder_text),
                    "options": options}
     initial = [o for o in options if o["value"] in chosen]
@@ -38,24 +40,29 @@ def _multi(field: str, placeholder: str, choices: list[tuple[str, str]], chosen:
     return menu
 
 
-def _single(field: str, choices: list[tuple[str, str]], chosen: str, lim: SlackLimits) -> Block:
+def _single(action_id: str, placeholder: str, choices: list[tuple[str, str]], chosen: str,
+            lim: SlackLimits) -> Block:
     options = [_option(text, value, lim) for text, value in choices]
-    return {"type": "static_select", "action_id": ACTION_PREFIX + field, "options": options,
+    return {"type": "static_select", "action_id": action_id, "options": options,
+            "placeholder": plain(placeholder, lim.max_placeholder_text),
             "initial_option": next(o for o in options if o["value"] == chosen)}
 
 
 def menus(knowledge: Knowledge, language: Language, chosen: Preferences, block_id: str,
           lim: SlackLimits) -> Block:
+    prefix = ACTION_PREFIX + (WORKSPACE_PART if block_id == WORKSPACE else "")
     flavours = [(knowledge.flavour_display(f), f) for f in knowledge.table.flavours]
     frameworks = [(knowledge.framework_names.get(f, f), f) for f in knowledge.table.framework_ids]
     return actions([
-        _multi("flavours", t(language, "settings.all_flavours"), flavours, chosen.flavours, lim),
-        _multi("frameworks", t(language, "settings.all_frameworks"), frameworks,
+        _multi(prefix + "flavours", t(language, "settings.all_flavours"), flavours,
+               chosen.flavours, lim),
+        _multi(prefix + "frameworks", t(language, "settings.all_frameworks"), frameworks,
                chosen.frameworks, lim),
-        _single("language", [(t(language, f"settings.language.{v}"), v) for v in LANGUAGES],
+        _single(prefix + "language", t(language, "settings.language.auto"),
+                [(t(language, f"settings.language.{v}"), v) for v in LANGUAGES],
                 chosen.language, lim),
-        _single("length", [(t(language, f"settings.length.{v}"), v) for v in LENGTHS],
-                chosen.length, lim),
+        _single(prefix + "length", t(language, "settings.length.full"),
+                [(t(language, f"settings.length.{v}"), v) for v in LENGTHS], chosen.length, lim),
     ], lim, block_id)
 
 
@@ -85,6 +92,15 @@ def settings_modal(knowledge: Knowledge, language: Language, mine: Preferences,
             "title": plain(t(language, "settings.modal_title"), lim.max_view_title),
             "close": plain(t(language, "settings.done"), lim.max_view_button),
             "blocks": settings_blocks(knowledge, language, mine, workspace, problem)}
+
+
+def field_of(action_id: str) -> tuple[str, bool] | None:
+    """(the field a menu sets, whether it is the workspace's) from its action id."""
+    rest = action_id.removeprefix(ACTION_PREFIX)
+    workspace = rest.startswith(WORKSPACE_PART)
+    field = rest.removeprefix(WORKSPACE_PART) if workspace else rest
+    return (field, workspace) if action_id.startswith(ACTION_PREFIX) and field in FIELDS \
+        else None
 
 
 def chosen_from(field: str, action: dict[str, Any], current: Preferences,
