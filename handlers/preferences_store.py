@@ -84,8 +84,16 @@ class PreferenceStore:
         self._cache[key] = (now + CACHE_SECONDS, found)
         return found
 
+    def _fresh(self, team: str, user: str) -> Preferences | None:
+        cached = self._cache.get((team, user))
+        return cached[1] if cached is not None and cached[0] > time.monotonic() else None
+
     async def effective(self, team: str, user: str) -> Preferences:
-        """A person's preferences over their workspace's."""
+        """A person's preferences over their workspace's: from the cache without a task or a
+        wait (the common case), else read."""
+        cached_mine, cached_workspace = self._fresh(team, user), self._fresh(team, "")
+        if cached_mine is not None and cached_workspace is not None:
+            return cached_mine.over(cached_workspace)
         mine, workspace = await asyncio.gather(self.get(team, user), self.get(team, ""))
         return mine.over(workspace)
 
