@@ -20,6 +20,7 @@ from mincards.handlers import (
     commands,
     direct_messages,
     home,
+    installs,
     mentions,
     metrics,
     preference_menus,
@@ -44,7 +45,8 @@ from mincards.handlers.settings import Settings
 from mincards.handlers.state import State, make_state
 
 # `actions` last: after the buttons, menus and views the others handle, it acknowledges the rest.
-SURFACES = (mentions, direct_messages, commands, shortcuts, home, preference_menus, actions)
+SURFACES = (mentions, direct_messages, commands, shortcuts, home, preference_menus, installs,
+            actions)
 log = logging.getLogger(__name__)
 
 
@@ -94,15 +96,19 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     state = state or make_state(settings.redis)
     socket = settings.mode(mode) == "socket"
     session = http_session()  # needs the running loop: create_app is called inside it
-    client = CountingWebClient(token=settings.slack_bot_token.get_secret_value(),
-                            base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS,
-                            session=session, retry_handlers=retry_handlers())
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    client = CountingWebClient(token=token, base_url=settings.slack_api_url,
+                               timeout=TIMEOUT_SECONDS, session=session,
+                               retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret
+    store = preference_store(settings)
     app = AsyncApp(client=client,
                    signing_secret=secret.get_secret_value() if secret else "",
                    # Socket Mode messages are not signed; HTTP requests always are checked,
                    # once: by handlers/web.py when it fronts the app, else by Bolt.
                    request_verification_enabled=not (socket or signatures_checked),
+                   oauth_settings=installs.oauth_settings(settings, store) if settings.oauth
+                   else None,
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
     # Everything made so far (the facts, the engine's indexes, the libraries) lives as long as
@@ -113,7 +119,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     app.use(dedupe_middleware(state))
     services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
                         session, response_urls=ResponseUrls.for_api(settings.slack_api_url),
-                        preferences=preference_store(settings))
+                        preferences=store)
     for surface in SURFACES:
         surface.register(app, services)
 

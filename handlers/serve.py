@@ -121,7 +121,10 @@ def _socket(settings: Settings, engine: Engine) -> int:
 
 
 def check_token(settings: Settings) -> None:
-    """Ask Slack once, before anything listens, whether it takes the bot token."""
+    """Ask Slack once, before anything listens, whether it takes the bot token (with OAuth,
+    each workspace's token is checked as it installs)."""
+    if settings.slack_bot_token is None:
+        return
     from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
@@ -168,7 +171,12 @@ def check_database(settings: Settings) -> None:
     async def run() -> tuple[int, int]:
         engine = make_engine(url)
         try:
-            return await upgrade(engine)
+            made = await upgrade(engine)
+            if settings.oauth:
+                from mincards.handlers.installs import create_tables
+
+                await create_tables(settings, engine)
+            return made
         finally:
             await engine.dispose()
 

@@ -9,7 +9,15 @@ from typing import Literal
 from urllib.parse import urlparse
 
 from dotenv import dotenv_values
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from mincards.bot.errors import MincardsError
 
@@ -36,7 +44,12 @@ def _token(value: SecretStr | None, prefix: str, name: str) -> SecretStr | None:
 
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
-    slack_bot_token: SecretStr = Field(alias="SLACK_BOT_TOKEN")
+    # One workspace: its bot token. Any workspace (HTTP mode): the app's OAuth credentials
+    # instead, each workspace's token kept in the database when it installs the app.
+    slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
+    slack_client_id: str | None = Field(default=None, alias="SLACK_CLIENT_ID")
+    slack_client_secret: SecretStr | None = Field(default=None, alias="SLACK_CLIENT_SECRET")
+    slack_state_secret: SecretStr | None = Field(default=None, alias="SLACK_STATE_SECRET")
     slack_signing_secret: SecretStr | None = Field(default=None, alias="SLACK_SIGNING_SECRET")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
     slack_api_url: str = Field(default=SLACK_API, alias="SLACK_API_URL")
@@ -66,8 +79,8 @@ class Settings(BaseModel):
 
     @field_validator("slack_bot_token")
     @classmethod
-    def _bot(cls, v: SecretStr) -> SecretStr:
-        return _token(v, "xoxb-", "SLACK_BOT_TOKEN") or v
+    def _bot(cls, v: SecretStr | None) -> SecretStr | None:
+        return _token(v, "xoxb-", "SLACK_BOT_TOKEN")
 
     @field_validator("slack_app_token")
     @classmethod
@@ -108,6 +121,23 @@ class Settings(BaseModel):
     def _level(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
 
+    @model_validator(mode="after")
+    def _credentials(self) -> Settings:
+        if self.slack_bot_token is None and not self.oauth:
+            raise ValueError("SLACK_BOT_TOKEN is not set (or, to let any workspace install the "
+                             "app, SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET)")
+        if self.slack_bot_token is None and self.slack_app_token is not None:
+            raise ValueError("Socket Mode needs SLACK_BOT_TOKEN; installation by any workspace "
+                             "(SLACK_CLIENT_ID) is for HTTP mode")
+        return self
+
+    @property
+    def oauth(self) -> bool:
+        """Installation by any workspace: OAuth credentials and no single bot token."""
+        return (self.slack_bot_token is None and bool(self.slack_client_id)
+                and self.slack_client_secret is not None
+                and self.slack_state_secret is not None)
+
     @property
     def socket_mode(self) -> bool:
         return self.slack_app_token is not None
@@ -132,7 +162,8 @@ class Settings(BaseModel):
         password)."""
         values = [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
                                                  self.slack_app_token, self.redis_url,
-                                                 self.database_url)
+                                                 self.database_url, self.slack_client_secret,
+                                                 self.slack_state_secret)
                   if s is not None and s.get_secret_value()]
         password = urlparse(self.redis).password if self.redis else None
         database = self.database_url.get_secret_value() if self.database_url else ""

@@ -273,6 +273,26 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
         return web.Response(status=response.status, body=response.body.encode("utf-8"),
                             headers=response.first_headers_without_set_cookie())
 
+    async def oauth(request: web.Request) -> web.Response:
+        """The install page and Slack's redirect back (installation by any workspace): Bolt's
+        OAuth flow, given the query and the browser's state cookie."""
+        flow = bolt.oauth_flow
+        if flow is None:
+            return _plain(404, "not found")
+        asked = AsyncBoltRequest(body="", query=request.query_string,
+                                 headers=dict(request.headers))
+        if request.path == flow.install_path:
+            response = await flow.handle_installation(asked)
+        else:
+            response = await flow.handle_callback(asked)
+        headers = dict(response.first_headers_without_set_cookie())
+        answer = web.Response(status=response.status, body=response.body.encode("utf-8"),
+                              headers=headers)
+        for cookie in response.cookies():
+            for morsel in cookie.values():
+                answer.headers.add("Set-Cookie", morsel.OutputString())
+        return answer
+
     async def health(_: web.Request) -> web.Response:
         return _plain(200, "ok")
 
@@ -299,6 +319,8 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     app.router.add_post(EVENTS_PATH, events)
     app.router.add_route("*", EVENTS_PATH, not_allowed)
     app.router.add_get(HEALTH_PATH, health)
+    app.router.add_get("/slack/install", oauth)
+    app.router.add_get("/slack/oauth_redirect", oauth)
     # On SIGTERM the sites stop taking connections first; then replies already acknowledged
     # are finished (bounded) before the process goes.
     app.on_shutdown.append(drain)

@@ -57,6 +57,10 @@ class SlackEmulator:
         self.locales: dict[str, str] = {}
         # People Slack says are workspace admins (users.info's is_admin).
         self.admins: set[str] = set()
+        # OAuth: the codes Slack would hand the redirect, by workspace, and the bot tokens it
+        # issued for each (oauth.v2.access); auth.test answers for the token it is given.
+        self.oauth_codes: dict[str, str] = {}
+        self.issued: dict[str, str] = {}  # token -> team
         # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
         self.files: dict[str, bytes] = {}
         self._ts = itertools.count(1)
@@ -134,11 +138,23 @@ class SlackEmulator:
 
     # --- HTTP --------------------------------------------------------------------------------
 
-    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _answer(self, method: str, params: dict[str, Any], token: str = "") -> dict[str, Any]:
         ts = f"1700000000.{next(self._ts):06d}"
         if method == "auth.test":
+            team = self.issued.get(token, TEAM)
             return {"ok": True, "url": "https://example.invalid/", "team": "Test",
-                    "user": "mincards", "team_id": TEAM, "user_id": BOT_USER, "bot_id": "BBOT"}
+                    "user": "mincards", "team_id": team, "user_id": BOT_USER, "bot_id": "BBOT"}
+        if method == "oauth.v2.access":
+            code = str(params.get("code") or "")
+            team = self.oauth_codes.pop(code, None)
+            if team is None:
+                return {"ok": False, "error": "invalid_code"}
+            token = f"xoxb-{team}-{next(self._ts)}-oauthtoken"
+            self.issued[token] = team
+            return {"ok": True, "access_token": token, "token_type": "bot",
+                    "scope": "chat:write,commands", "bot_user_id": BOT_USER, "app_id": "A0001",
+                    "team": {"id": team, "name": f"Team {team}"}, "enterprise": None,
+                    "is_enterprise_install": False, "authed_user": {"id": "UINSTALLER"}}
         if method == "apps.connections.open":
             return {"ok": True, "url": self.ws_url}
         if method in ("chat.postMessage", "chat.update"):
@@ -223,6 +239,9 @@ class SlackEmulator:
                 else:
                     method = self.path.removeprefix("/api/").split("?", 1)[0]
                 headers = {k.lower(): v for k, v in self.headers.items()}
+                bearer = headers.get("authorization", "")
+                token = bearer.removeprefix("Bearer ") if bearer.startswith("Bearer ") else \
+                    str(params.get("token") or "")
                 with emulator.lock:
                     faults = emulator.faults.get(method) or []
                     fault = faults[0] if faults else None
@@ -245,7 +264,7 @@ class SlackEmulator:
                     content_type = "text/plain"
                 else:
                     answer = fault.body if fault and fault.body is not None else \
-                        emulator._answer(method, params)
+                        emulator._answer(method, params, token)
                     body, status = json.dumps(answer).encode(), 200
                     content_type = "application/json; charset=utf-8"
                 if fault and fault.status != 200:

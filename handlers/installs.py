@@ -1,0 +1,85 @@
+"""Installation by any workspace (HTTP mode): Slack's OAuth flow through Bolt, with each
+workspace's installation and the flow's state kept in the same database as the preferences
+(slack_sdk's SQLAlchemy stores), read through a cache so that answering does not wait on the
+database in the common case. When a workspace uninstalls the app or revokes its tokens, its
+installation and its preferences are deleted."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.listener.async_builtins import AsyncTokenRevocationListeners
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
+from slack_sdk.oauth.installation_store.async_cacheable_installation_store import (
+    AsyncCacheableInstallationStore,
+)
+from slack_sdk.oauth.installation_store.sqlalchemy import AsyncSQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import AsyncSQLAlchemyOAuthStateStore
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from mincards.handlers.preferences_store import PreferenceStore
+from mincards.handlers.settings import Settings, SettingsError
+
+EVENTS = ("app_uninstalled", "tokens_revoked")
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+# An install link's state lives this long (Slack's own page takes a person a minute or two).
+STATE_SECONDS = 600
+log = logging.getLogger(__name__)
+
+
+def _stores(settings: Settings, engine: AsyncEngine
+            ) -> tuple[AsyncSQLAlchemyInstallationStore, AsyncSQLAlchemyOAuthStateStore]:
+    assert settings.slack_client_id
+    return (AsyncSQLAlchemyInstallationStore(client_id=settings.slack_client_id, engine=engine,
+                                             logger=log),
+            AsyncSQLAlchemyOAuthStateStore(expiration_seconds=STATE_SECONDS, engine=engine,
+                                           logger=log))
+
+
+async def create_tables(settings: Settings, engine: AsyncEngine) -> None:
+    installs, states = _stores(settings, engine)
+    await installs.create_tables()
+    await states.create_tables()
+
+
+def all_scopes() -> list[str]:
+    from mincards.handlers.app import SURFACES
+
+    return sorted({scope for surface in SURFACES for scope in getattr(surface, "SCOPES", ())})
+
+
+def oauth_settings(settings: Settings, store: PreferenceStore | None) -> AsyncOAuthSettings:
+    if store is None or settings.slack_client_secret is None:
+        raise SettingsError("installation by any workspace needs the database (DATABASE_URL)")
+    installs, states = _stores(settings, store.engine)
+    return AsyncOAuthSettings(
+        client_id=settings.slack_client_id, client_secret=settings.slack_client_secret
+        .get_secret_value(), scopes=all_scopes(), install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        installation_store=AsyncCacheableInstallationStore(installs),
+        state_store=states, logger=log)
+
+
+def register(app: AsyncApp, services: Any) -> None:
+    """When a workspace uninstalls the app or revokes its tokens: its installation (as Bolt's
+    own listeners delete it) and, on uninstall, its preferences are deleted."""
+    if app.installation_store is None or app.oauth_flow is None:
+        return
+    revocations = AsyncTokenRevocationListeners(app.installation_store)
+
+    @app.event("app_uninstalled")
+    async def uninstalled(context: AsyncBoltContext) -> None:
+        await revocations.handle_app_uninstalled_events(context)
+        team = context.team_id or context.enterprise_id
+        if services.preferences is not None and isinstance(team, str) and team:
+            await services.preferences.forget_workspace(team)
+        log.info("a workspace uninstalled the app: its installation and settings are gone")
+
+    @app.event("tokens_revoked")
+    async def revoked(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        await revocations.handle_tokens_revoked_events(event, context)
+        log.info("a workspace revoked tokens: they are deleted")

@@ -1,0 +1,153 @@
+"""Installation by any workspace, end to end over HTTP: the real app under gunicorn with OAuth
+credentials instead of a bot token, the emulator's oauth.v2.access, the state cookie a browser
+keeps, two workspaces each answered with its own token, a forged or reused state, a denial, and
+an uninstall that deletes the workspace's installation and settings."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot_process import Bot, running_bot
+from tests.conftest import assert_no_secrets
+from tests.slack_emulator import SlackEmulator
+from tests.slack_sender import SlackSender, event_callback, mention
+
+CLIENT_SECRET = "oauth-client-secret-do-not-leak"
+STATE_SECRET = "oauth-state-secret-do-not-leak"
+
+
+@pytest.fixture(scope="module")
+def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    folder = tmp_path_factory.mktemp("bot")
+    env = {"SLACK_BOT_TOKEN": "", "SLACK_CLIENT_ID": "1111.2222",
+           "SLACK_CLIENT_SECRET": CLIENT_SECRET, "SLACK_STATE_SECRET": STATE_SECRET}
+    with running_bot(emulator, folder, extra_env=env) as running:
+        yield running
+    assert_no_secrets(running, emulator)
+    assert CLIENT_SECRET not in running.log_text() and STATE_SECRET not in running.log_text()
+
+
+class Browser:
+    """A person's browser: it keeps the bot's cookies between the install page and the
+    redirect back from Slack (Bolt marks its state cookie Secure; on loopback's plain HTTP
+    this browser sends it back all the same, as one on the deployed HTTPS site would)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies: dict[str, str] = {}
+
+    def get(self, path: str) -> tuple[int, str]:
+        request = urllib.request.Request(self.base + path)
+        if self.cookies:
+            request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                self._keep(response.headers.get_all("Set-Cookie") or [])
+                return response.status, response.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as exc:
+            self._keep(exc.headers.get_all("Set-Cookie") or [])
+            return exc.code, exc.read().decode("utf-8", "replace")
+
+    def _keep(self, lines: list[str]) -> None:
+        for line in lines:
+            name, _, rest = line.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+
+    def install(self, emulator: SlackEmulator, team: str, code: str) -> tuple[int, str]:
+        status, page = self.get("/slack/install")
+        assert status == 200, page
+        state = re.search(r"state=([A-Za-z0-9_-]+)", page)
+        assert state is not None, page
+        emulator.oauth_codes[code] = team
+        return self.get(f"/slack/oauth_redirect?code={code}&state={state.group(1)}")
+
+
+def for_team(event: dict[str, object], team: str) -> dict[str, object]:
+    """An event as Slack sends it for a workspace (its team id in each place Slack puts it)."""
+    event["team"] = team
+    body = event_callback(event)
+    body["team_id"] = team
+    body["authorizations"] = [{"team_id": team, "user_id": "UBOT", "is_bot": True}]
+    return body
+
+
+def ask(slack: SlackSender, emulator: SlackEmulator, team: str, text: str) -> list[Any]:
+    emulator.reset()
+    slack.post(json.dumps(for_team(mention(text), team)), "application/json")
+    return emulator.wait_for("chat.postMessage", timeout=10)
+
+
+def installations(bot: Bot) -> set[str]:
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        return {row[0] for row in conn.execute("SELECT team_id FROM slack_installations")}
+
+
+def test_two_workspaces_install_and_are_answered_with_their_own_tokens(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    for team, code in (("TA001", "code-a"), ("TB002", "code-b")):
+        status, page = Browser(bot.base_url).install(emulator, team, code)
+        assert status == 200, page
+    assert installations(bot) >= {"TA001", "TB002"}
+    for team in ("TA001", "TB002"):
+        (call,) = ask(slack, emulator, team, "qwen 2.5 72b lora 8k?")
+        token = call.headers["authorization"].removeprefix("Bearer ")
+        assert emulator.issued[token] == team
+
+
+def test_a_forged_reused_or_denied_state_installs_nothing(
+        bot: Bot, emulator: SlackEmulator) -> None:
+    before = installations(bot)
+    # A state this bot never gave.
+    emulator.oauth_codes["code-x"] = "TX009"
+    status, page = Browser(bot.base_url).get("/slack/oauth_redirect?code=code-x&state=forged")
+    assert status >= 400 and "Something Went Wrong" in page
+    # A person who declines on Slack's page.
+    denied = Browser(bot.base_url)
+    _, install_page = denied.get("/slack/install")
+    state = re.search(r"state=([A-Za-z0-9_-]+)", install_page)
+    assert state is not None
+    _, page = denied.get(f"/slack/oauth_redirect?error=access_denied&state={state.group(1)}")
+    assert "access_denied" in page or "Something Went Wrong" in page
+    # A redirect replayed after it installed once: its state is spent.
+    browser = Browser(bot.base_url)
+    _, install_page = browser.get("/slack/install")
+    state = re.search(r"state=([A-Za-z0-9_-]+)", install_page)
+    assert state is not None
+    emulator.oauth_codes["code-y"] = "TY010"
+    ok, _ = browser.get(f"/slack/oauth_redirect?code=code-y&state={state.group(1)}")
+    assert ok == 200
+    emulator.oauth_codes["code-z"] = "TZ011"
+    again, _ = browser.get(f"/slack/oauth_redirect?code=code-z&state={state.group(1)}")
+    assert again >= 400
+    assert installations(bot) == before | {"TY010"}
+
+
+def test_uninstall_deletes_the_installation_and_its_settings(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    ok, _ = Browser(bot.base_url).install(emulator, "TU012", "code-u")
+    assert ok == 200 and "TU012" in installations(bot)
+    emulator.reset()
+    body = for_team({"type": "app_uninstalled", "event_ts": "1700000000.5"}, "TU012")
+    assert slack.post(json.dumps(body), "application/json").status == 200
+    for _ in range(50):
+        if "TU012" not in installations(bot):
+            break
+        time.sleep(0.1)
+    assert "TU012" not in installations(bot)
+    # Its events are now acknowledged quietly, never answered.
+    emulator.reset()
+    body = for_team(mention("qwen 2.5 72b lora 8k?"), "TU012")
+    assert slack.post(json.dumps(body), "application/json").status == 200
+    time.sleep(0.5)
+    assert emulator.of("chat.postMessage") == []
