@@ -107,8 +107,9 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    # Socket Mode messages are not signed; HTTP requests always are checked,
                    # once: by handlers/web.py when it fronts the app, else by Bolt.
                    request_verification_enabled=not (socket or signatures_checked),
-                   oauth_settings=installs.oauth_settings(settings, store) if settings.oauth
-                   else None,
+                   oauth_settings=installs.oauth_settings(settings, store, sorted({
+                       scope for surface in SURFACES for scope in getattr(surface, "SCOPES", ())
+                   })) if settings.oauth else None,
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
     # Everything made so far (the facts, the engine's indexes, the libraries) lives as long as

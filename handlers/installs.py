@@ -46,19 +46,15 @@ async def create_tables(settings: Settings, engine: AsyncEngine) -> None:
     await states.create_tables()
 
 
-def all_scopes() -> list[str]:
-    from mincards.handlers.app import SURFACES
-
-    return sorted({scope for surface in SURFACES for scope in getattr(surface, "SCOPES", ())})
-
-
-def oauth_settings(settings: Settings, store: PreferenceStore | None) -> AsyncOAuthSettings:
+def oauth_settings(settings: Settings, store: PreferenceStore | None,
+                   scopes: list[str]) -> AsyncOAuthSettings:
+    """Bolt's OAuth flow for the app's `scopes` (every surface's), on the database."""
     if store is None or settings.slack_client_secret is None:
         raise SettingsError("installation by any workspace needs the database (DATABASE_URL)")
     installs, states = _stores(settings, store.engine)
     return AsyncOAuthSettings(
         client_id=settings.slack_client_id, client_secret=settings.slack_client_secret
-        .get_secret_value(), scopes=all_scopes(), install_path=INSTALL_PATH,
+        .get_secret_value(), scopes=scopes, install_path=INSTALL_PATH,
         redirect_uri_path=REDIRECT_PATH,
         installation_store=AsyncCacheableInstallationStore(installs),
         state_store=states, logger=log)
