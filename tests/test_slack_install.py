@@ -151,3 +151,22 @@ def test_uninstall_deletes_the_installation_and_its_settings(
     assert slack.post(json.dumps(body), "application/json").status == 200
     time.sleep(0.5)
     assert emulator.of("chat.postMessage") == []
+
+
+def test_each_workspaces_settings_stay_its_own(bot: Bot, slack: SlackSender,
+                                               emulator: SlackEmulator) -> None:
+    """The same person id in two installed workspaces: a setting made in one narrows replies
+    there only, and is written with that workspace's own token."""
+    from tests.test_slack_preferences import change
+
+    for team, code in (("TC013", "code-c"), ("TD014", "code-d")):
+        assert Browser(bot.base_url).install(emulator, team, code)[0] == 200
+    emulator.reset()
+    slack.action(change("flavours", ["snt9b23"], user="U0001", team="TC013"))
+    (published,) = emulator.wait_for("views.publish")
+    token = published.headers["authorization"].removeprefix("Bearer ")
+    assert emulator.issued[token] == "TC013"
+    (mine,) = ask(slack, emulator, "TC013", "qwen2.5-72b lora 8k")
+    assert "Showing Snt9B23, your settings" in json.dumps(mine.params, ensure_ascii=False)
+    (theirs,) = ask(slack, emulator, "TD014", "qwen2.5-72b lora 8k")
+    assert "your settings" not in json.dumps(theirs.params, ensure_ascii=False)
