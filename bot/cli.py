@@ -194,20 +194,12 @@ def _preferences(args: argparse.Namespace, engine: Engine) -> Preferences | None
 def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
     """The answer, with the estimate from the Hugging Face Hub when the question names a Hub
     model that the table and the known-models data lack (as the Slack app adds it)."""
-    from mincards.bot.answering.estimated import wants_shape
+    from mincards.handlers.estimates import hub_repo_asked, with_shape_from
+    from mincards.handlers.hub import hub_shape
 
-    if not wants_shape(answer):
-        return answer
-    from mincards.handlers.estimates import hub_repo
-    from mincards.handlers.hub import HubError, hub_shape
-
-    repo = hub_repo(question)
-    if repo is None:
-        return answer
-    try:
-        return engine.with_shape(answer, question, hub_shape(repo))
-    except HubError as exc:
-        return engine.without_shape(answer, question, repo, str(exc))
+    repo = hub_repo_asked(answer, question)
+    return answer if repo is None else with_shape_from(engine, answer, question, repo,
+                                                       hub_shape)
 
 
 def _estimate(args: argparse.Namespace) -> int:
@@ -408,25 +400,9 @@ def _check_held_page(args: argparse.Namespace, state: WatchState, knowledge: Kno
 
 
 def _db(args: argparse.Namespace) -> int:
-    import asyncio
+    from mincards.handlers.database import database_url, upgrade_now
 
-    from mincards.handlers.database import database_url, make_engine, scrubbed, upgrade
-
-    async def run() -> tuple[int, int]:
-        engine = make_engine(database_url())
-        try:
-            return await upgrade(engine)
-        finally:
-            await engine.dispose()
-
-    try:
-        before, after = asyncio.run(run())
-    except MincardsError:
-        raise
-    except Exception as exc:  # the server down, a wrong password: one line, no secret
-        raise MincardsError(scrubbed(f"the database cannot be reached: "
-                                     f"{type(exc).__name__}: {str(exc)[:160]}",
-                                     database_url())) from None
+    before, after = upgrade_now(database_url())
     print(f"database schema {'already at' if before == after else f'{before} ->'} "
           f"version {after}")
     return 0

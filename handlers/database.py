@@ -9,7 +9,9 @@ does the same by hand; a database newer than the code is refused in one line.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +142,28 @@ async def upgrade(engine: AsyncEngine) -> tuple[int, int]:
 async def ping(engine: AsyncEngine) -> None:
     async with engine.connect() as conn:
         await conn.execute(text("SELECT 1"))
+
+
+def upgrade_now(url: str, also: Callable[[AsyncEngine], Awaitable[None]] | None = None
+                ) -> tuple[int, int]:
+    """`upgrade` the database at `url` (and then `also`, e.g. the installation tables) from
+    synchronous code: `mincards db upgrade`, and `serve` before it listens. Any failure is one
+    DatabaseError line without the URL's password."""
+
+    async def run() -> tuple[int, int]:
+        engine = make_engine(url)
+        try:
+            made = await upgrade(engine)
+            if also is not None:
+                await also(engine)
+            return made
+        finally:
+            await engine.dispose()
+
+    try:
+        return asyncio.run(run())
+    except MincardsError:
+        raise
+    except Exception as exc:  # the server down, a wrong password
+        raise DatabaseError(scrubbed(f"the database cannot be reached: {type(exc).__name__}: "
+                                     f"{str(exc)[:160]}", url)) from None

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.estimated import wants_shape
+from mincards.bot.estimating.shape import Shape
 from mincards.handlers.hub import HubError, hub_shape, repo_id
 
 # How much of a question is looked at for a Hub id (a question is short; a pasted log is not
@@ -37,18 +39,32 @@ def hub_repo(text: str) -> str | None:
     return None
 
 
+def hub_repo_asked(answer: Answer, text: str) -> str | None:
+    """The Hub model to read for this answer: one the question names, when the table and the
+    known-models data do not answer it."""
+    return hub_repo(text) if wants_shape(answer) else None
+
+
+def with_shape_from(engine: Engine, answer: Answer, text: str, repo: str,
+                    fetch: Callable[[str], Shape]) -> Answer:
+    """`answer` with the estimate for the shape `fetch` reads for `repo`, or the remark why
+    there is none."""
+    try:
+        shape = fetch(repo)
+    except HubError as exc:
+        return engine.without_shape(answer, text, repo, str(exc))
+    return engine.with_shape(answer, text, shape)
+
+
 async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer:
     """`answer`, with the estimate from the Hub when it asks about a Hub model the table does
-    not answer; else as it was."""
-    if not wants_shape(answer):
-        return answer
-    repo = hub_repo(text)
+    not answer; else as it was. The fetch runs on a thread; reading and resolving again is the
+    work of any answer (well under a millisecond), in place as answers are."""
+    repo = hub_repo_asked(answer, text)
     if repo is None:
         return answer
     try:
         shape = await asyncio.to_thread(hub_shape, repo)
     except HubError as exc:
         return engine.without_shape(answer, text, repo, str(exc))
-    # Reading and resolving again is the work of any answer (well under a millisecond): in
-    # place, as answers are (handlers/answering.py).
-    return engine.with_shape(answer, text, shape)
+    return with_shape_from(engine, answer, text, repo, lambda _: shape)

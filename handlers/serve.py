@@ -161,34 +161,24 @@ def check_redis(settings: Settings) -> None:
 
 
 def check_database(settings: Settings) -> None:
-    """Bring the database's schema up to this code's, before anything listens; a database
-    newer than the code, or one that cannot be reached, is one line and no start."""
-    from mincards.handlers.database import database_url, make_engine, scrubbed, upgrade
+    """Bring the database's schema up to this code's (and, for installation by any workspace,
+    make its tables), before anything listens; a database newer than the code, or one that
+    cannot be reached, is one line and no start."""
+    from mincards.handlers.database import database_url, upgrade_now
 
     url = database_url(settings.database_url.get_secret_value() if settings.database_url
                        else None)
+    also = None
+    if settings.oauth:
+        from mincards.handlers.installs import create_tables
 
-    async def run() -> tuple[int, int]:
-        engine = make_engine(url)
-        try:
-            made = await upgrade(engine)
-            if settings.oauth:
-                from mincards.handlers.installs import create_tables
-
-                await create_tables(settings, engine)
-            return made
-        finally:
-            await engine.dispose()
+        async def also(engine: Any) -> None:
+            await create_tables(settings, engine)
 
     try:
-        before, after = asyncio.run(run())
-    except SettingsError:
-        raise
+        before, after = upgrade_now(url, also)
     except MincardsError as exc:
         raise SettingsError(str(exc)) from None
-    except Exception as exc:
-        raise SettingsError(scrubbed(f"the database cannot be reached: {type(exc).__name__}: "
-                                     f"{str(exc)[:160]}", url)) from None
     if before != after:
         log.info("database schema brought from version %d to %d", before, after)
 
