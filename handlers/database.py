@@ -34,6 +34,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from mincards.bot.errors import MincardsError
 
 DATABASE_ENV = "DATABASE_URL"
+# How long bringing the schema up may take before the start gives up, in one line.
+UPGRADE_SECONDS = 30.0
 FILE_NAME = "mincards.db"
 
 metadata = MetaData()
@@ -81,8 +83,8 @@ def database_url(configured: str | None = None) -> str:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers never wait for the writer; a writer waits up to 5 s for another.
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=5000")  # first: switching to WAL may wait on a lock
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
 
 
@@ -160,10 +162,16 @@ def upgrade_now(url: str, also: Callable[[AsyncEngine], Awaitable[None]] | None 
         finally:
             await engine.dispose()
 
+    async def bounded() -> tuple[int, int]:
+        return await asyncio.wait_for(run(), UPGRADE_SECONDS)
+
     try:
-        return asyncio.run(run())
+        return asyncio.run(bounded())
     except MincardsError:
         raise
+    except TimeoutError:
+        raise DatabaseError(f"the database did not answer within {UPGRADE_SECONDS:g} s "
+                            "(locked by another program, or unreachable)") from None
     except Exception as exc:  # the server down, a wrong password
         raise DatabaseError(scrubbed(f"the database cannot be reached: {type(exc).__name__}: "
                                      f"{str(exc)[:160]}", url)) from None

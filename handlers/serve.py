@@ -242,9 +242,9 @@ def serve(requested: str = "auto") -> int:
     engine = Engine()  # loads and checks the data before anything listens
     check_token(settings)
     check_redis(settings)
-    check_database(settings)
     samples = start_metrics(settings, mode)
     try:
+        check_database(settings)
         return _socket(settings, engine) if mode == "socket" else _http(settings, engine)
     finally:
         if samples is not None:

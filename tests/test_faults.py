@@ -160,7 +160,8 @@ def test_different_events_are_each_answered(slack: SlackSender,
 def _serve_once(api_url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-                "SLACK_API_URL": api_url, "HOST": "127.0.0.1", "PORT": str(free_port())})
+                "SLACK_API_URL": api_url, "HOST": "127.0.0.1", "PORT": str(free_port()),
+                "XDG_STATE_HOME": str(tmp_path / "state")})
     return subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path, capture_output=True,
                           text=True, timeout=60, check=False)
 

@@ -126,7 +126,8 @@ def test_a_metrics_port_in_use_is_one_clear_line(emulator: SlackEmulator,
         env = {"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
                "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
                "HOST": "127.0.0.1", "PORT": str(free_port()),
-               "METRICS_PORT": str(taken.getsockname()[1])}
+               "METRICS_PORT": str(taken.getsockname()[1]),
+               "XDG_STATE_HOME": str(tmp_path / "state")}
         result = subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
                                 capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2

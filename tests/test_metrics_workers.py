@@ -133,7 +133,8 @@ def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
             env={"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
                  "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
                  "HOST": "127.0.0.1", "PORT": str(free_port()),
-                 "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder)},
+                 "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder),
+                 "XDG_STATE_HOME": str(tmp_path / "second-state")},
             check=False)
     assert second.returncode == 2
     assert "another running bot counts its metrics" in second.stderr
@@ -157,7 +158,8 @@ def test_a_redis_that_answers_garbage_is_one_line_at_start(
                "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
                "HOST": "127.0.0.1", "PORT": str(free_port()),
                "REDIS_URL": f"redis://127.0.0.1:{garbage.port}/0",
-               "REDIS_REQUIRED": "true" if required else "false"}
+               "REDIS_REQUIRED": "true" if required else "false",
+               "XDG_STATE_HOME": str(tmp_path / "state")}
         if required:
             result = subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
                                     capture_output=True, text=True, timeout=60, check=False)

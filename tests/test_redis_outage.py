@@ -94,7 +94,8 @@ def _serve_once(tmp_path: Path, emulator: SlackEmulator, redis_url: str,
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1",
                 "PORT": str(free_port()), "REDIS_URL": redis_url,
-                "REDIS_REQUIRED": "true" if required else "false"})
+                "REDIS_REQUIRED": "true" if required else "false",
+                "XDG_STATE_HOME": str(tmp_path / "state")})
     return subprocess.Popen([str(MINCARDS), "serve"], env=env, cwd=tmp_path, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
