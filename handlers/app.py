@@ -109,7 +109,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    request_verification_enabled=not (socket or signatures_checked),
                    oauth_settings=installs.oauth_settings(settings, store, sorted({
                        scope for surface in SURFACES for scope in getattr(surface, "SCOPES", ())
-                   })) if settings.oauth else None,
+                   }), client) if settings.oauth else None,
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
     # Everything made so far (the facts, the engine's indexes, the libraries) lives as long as

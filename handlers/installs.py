@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAuthorize
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.listener.async_builtins import AsyncTokenRevocationListeners
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
@@ -18,6 +19,7 @@ from slack_sdk.oauth.installation_store.async_cacheable_installation_store impor
 )
 from slack_sdk.oauth.installation_store.sqlalchemy import AsyncSQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import AsyncSQLAlchemyOAuthStateStore
+from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from mincards.handlers.preferences_store import PreferenceStore
@@ -46,18 +48,25 @@ async def create_tables(settings: Settings, engine: AsyncEngine) -> None:
     await states.create_tables()
 
 
-def oauth_settings(settings: Settings, store: PreferenceStore | None,
-                   scopes: list[str]) -> AsyncOAuthSettings:
-    """Bolt's OAuth flow for the app's `scopes` (every surface's), on the database."""
-    if store is None or settings.slack_client_secret is None:
+def oauth_settings(settings: Settings, store: PreferenceStore | None, scopes: list[str],
+                   client: AsyncWebClient) -> AsyncOAuthSettings:
+    """Bolt's OAuth flow for the app's `scopes` (every surface's), on the database; tokens
+    found, and rotated when they near their expiry, through `client` (SLACK_API_URL)."""
+    if store is None or settings.slack_client_secret is None or not settings.slack_client_id:
         raise SettingsError("installation by any workspace needs the database (DATABASE_URL)")
     installs, states = _stores(settings, store.engine)
-    return AsyncOAuthSettings(
-        client_id=settings.slack_client_id, client_secret=settings.slack_client_secret
-        .get_secret_value(), scopes=scopes, install_path=INSTALL_PATH,
-        redirect_uri_path=REDIRECT_PATH,
-        installation_store=AsyncCacheableInstallationStore(installs),
+    kept = AsyncCacheableInstallationStore(installs)
+    secret = settings.slack_client_secret.get_secret_value()
+    oauth = AsyncOAuthSettings(
+        client_id=settings.slack_client_id, client_secret=secret, scopes=scopes,
+        install_path=INSTALL_PATH, redirect_uri_path=REDIRECT_PATH, installation_store=kept,
         state_store=states, logger=log)
+    # Bolt's own would refresh rotating tokens at slack.com whatever SLACK_API_URL says.
+    oauth.authorize = AsyncInstallationStoreAuthorize(
+        installation_store=kept, client_id=settings.slack_client_id, client_secret=secret,
+        client=client, logger=log,
+        token_rotation_expiration_minutes=oauth.token_rotation_expiration_minutes)
+    return oauth
 
 
 def register(app: AsyncApp, services: Any) -> None:

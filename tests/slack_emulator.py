@@ -61,6 +61,10 @@ class SlackEmulator:
         # issued for each (oauth.v2.access); auth.test answers for the token it is given.
         self.oauth_codes: dict[str, str] = {}
         self.issued: dict[str, str] = {}  # token -> team
+        # Token rotation (an app with token_rotation_enabled): each bot token comes with a
+        # refresh token and lives this many seconds; None: tokens that never expire.
+        self.token_lifetime: int | None = None
+        self.refresh: dict[str, str] = {}  # refresh token -> team
         # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
         self.files: dict[str, bytes] = {}
         self._ts = itertools.count(1)
@@ -145,16 +149,26 @@ class SlackEmulator:
             return {"ok": True, "url": "https://example.invalid/", "team": "Test",
                     "user": "mincards", "team_id": team, "user_id": BOT_USER, "bot_id": "BBOT"}
         if method == "oauth.v2.access":
-            code = str(params.get("code") or "")
-            team = self.oauth_codes.pop(code, None)
-            if team is None:
-                return {"ok": False, "error": "invalid_code"}
+            if params.get("grant_type") == "refresh_token":
+                team = self.refresh.pop(str(params.get("refresh_token") or ""), None)
+                if team is None:
+                    return {"ok": False, "error": "invalid_refresh_token"}
+            else:
+                team = self.oauth_codes.pop(str(params.get("code") or ""), None)
+                if team is None:
+                    return {"ok": False, "error": "invalid_code"}
             token = f"xoxb-{team}-{next(self._ts)}-oauthtoken"
             self.issued[token] = team
-            return {"ok": True, "access_token": token, "token_type": "bot",
-                    "scope": "chat:write,commands", "bot_user_id": BOT_USER, "app_id": "A0001",
-                    "team": {"id": team, "name": f"Team {team}"}, "enterprise": None,
-                    "is_enterprise_install": False, "authed_user": {"id": "UINSTALLER"}}
+            answer: dict[str, Any] = {
+                "ok": True, "access_token": token, "token_type": "bot",
+                "scope": "chat:write,commands", "bot_user_id": BOT_USER, "app_id": "A0001",
+                "team": {"id": team, "name": f"Team {team}"}, "enterprise": None,
+                "is_enterprise_install": False, "authed_user": {"id": "UINSTALLER"}}
+            if self.token_lifetime is not None:
+                refresh = f"xoxe-1-{team}-{next(self._ts)}-refresh"
+                self.refresh[refresh] = team
+                answer.update({"refresh_token": refresh, "expires_in": self.token_lifetime})
+            return answer
         if method == "apps.connections.open":
             return {"ok": True, "url": self.ws_url}
         if method in ("chat.postMessage", "chat.update"):

@@ -170,3 +170,18 @@ def test_each_workspaces_settings_stay_its_own(bot: Bot, slack: SlackSender,
     assert "Showing Snt9B23, your settings" in json.dumps(mine.params, ensure_ascii=False)
     (theirs,) = ask(slack, emulator, "TD014", "qwen2.5-72b lora 8k")
     assert "your settings" not in json.dumps(theirs.params, ensure_ascii=False)
+
+
+def test_a_rotating_token_is_refreshed_before_it_expires(bot: Bot, slack: SlackSender,
+                                                        emulator: SlackEmulator) -> None:
+    """With token rotation, a bot token that expires within the hour is refreshed (Slack's
+    refresh grant) before it is used, and the reply goes out with the new token."""
+    emulator.token_lifetime = 600  # ten minutes: inside the refresh window
+    try:
+        assert Browser(bot.base_url).install(emulator, "TR015", "code-r")[0] == 200
+        first = {t for t, team in emulator.issued.items() if team == "TR015"}
+        (call,) = ask(slack, emulator, "TR015", "qwen 2.5 72b lora 8k?")
+        used = call.headers["authorization"].removeprefix("Bearer ")
+        assert emulator.issued[used] == "TR015" and used not in first  # a refreshed token
+    finally:
+        emulator.token_lifetime = None
