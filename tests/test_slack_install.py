@@ -185,3 +185,18 @@ def test_a_rotating_token_is_refreshed_before_it_expires(bot: Bot, slack: SlackS
         assert emulator.issued[used] == "TR015" and used not in first  # a refreshed token
     finally:
         emulator.token_lifetime = None
+
+
+def test_an_expired_state_installs_nothing(bot: Bot, emulator: SlackEmulator) -> None:
+    """A redirect that comes back after the state's ten minutes is refused."""
+    browser = Browser(bot.base_url)
+    _, page = browser.get("/slack/install")
+    state = re.search(r"state=([A-Za-z0-9_-]+)", page)
+    assert state is not None
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:  # as if the person came back an hour later
+        conn.execute("UPDATE slack_oauth_states SET expire_at = '2000-01-01 00:00:00' "
+                     "WHERE state = ?", (state.group(1),))
+    emulator.oauth_codes["code-e"] = "TE016"
+    status, _ = browser.get(f"/slack/oauth_redirect?code=code-e&state={state.group(1)}")
+    assert status >= 400 and "TE016" not in installations(bot)
