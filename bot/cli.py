@@ -194,12 +194,11 @@ def _preferences(args: argparse.Namespace, engine: Engine) -> Preferences | None
 def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
     """The answer, with the estimate from the Hugging Face Hub when the question names a Hub
     model that the table and the known-models data lack (as the Slack app adds it)."""
-    from mincards.handlers.estimates import hub_repo_asked, with_shape_from
-    from mincards.handlers.hub import hub_shape
+    from mincards.handlers.estimates import answered_with, fetched, hub_repo_asked
 
     repo = hub_repo_asked(answer, question)
-    return answer if repo is None else with_shape_from(engine, answer, question, repo,
-                                                       hub_shape)
+    return answer if repo is None else answered_with(engine, answer, question, repo,
+                                                     fetched(repo))
 
 
 def _estimate(args: argparse.Namespace) -> int:
@@ -277,19 +276,17 @@ def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None
 def _calibrate(args: argparse.Namespace) -> int:
     from mincards.bot.estimating.calibrate import calibrate
     from mincards.bot.estimating.calibration_file import dump_calibration
-    from mincards.bot.estimating.observations import inputs_digest, observations
+    from mincards.bot.estimating.estimate import stored_if_current
     from mincards.bot.facts.calibration import FILE
     from mincards.bot.facts.knowledge import default_data_dir, is_installed_copy, knowledge
     from mincards.bot.importing.data_import import replace_atomically
     from mincards.bot.replies.render_estimate import validation_json, validation_report
 
     known = knowledge()
-    stored = known.calibration
-    found, _ = observations(known)
     # --validate: the calibration in use when it was made from these facts (import-table
     # makes it so), else one made now; --calibrate: made now, and written.
-    current = stored is not None and stored.inputs == inputs_digest(found, known)
-    made = stored if current and stored is not None and not args.calibrate else calibrate(known)
+    current = None if args.calibrate else stored_if_current(known)
+    made = current if current is not None else calibrate(known)
     if args.json:
         print(json.dumps(validation_json(made), ensure_ascii=False))
     else:

@@ -26,7 +26,6 @@ from sqlalchemy import (
     Table,
     event,
     select,
-    text,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -139,11 +138,6 @@ async def upgrade(engine: AsyncEngine) -> tuple[int, int]:
             await conn.execute(schema.delete())
             await conn.execute(schema.insert().values(version=version + 1))
     return current, VERSION
-
-
-async def ping(engine: AsyncEngine) -> None:
-    async with engine.connect() as conn:
-        await conn.execute(text("SELECT 1"))
 
 
 def upgrade_now(url: str, also: Callable[[AsyncEngine], Awaitable[None]] | None = None

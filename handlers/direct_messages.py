@@ -10,12 +10,10 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.reading.pasted import FENCE
-from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.attachments import SCOPES as ATTACHMENT_SCOPES
 from mincards.handlers.attachments import AttachmentError, attached_config
 from mincards.handlers.conversations import conversation_key
-from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("message.im",)
@@ -54,10 +52,5 @@ def register(app: AsyncApp, services: Services) -> None:
                                                   question, chosen)
         if failed is not None:
             answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
-        answer = await with_hub_estimate(services.engine, answer, question)
-        short = chosen is not None and chosen.length == "short"
-        payload = await services.answering.render(
-            answer, (question, short), lambda: message(services.engine.knowledge, answer,
-                                                       question=question, short=short),
-            question)
+        payload = await services.reply_to(answer, question, chosen)
         await client.chat_postMessage(channel=channel, thread_ts=thread, **payload)

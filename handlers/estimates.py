@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
@@ -45,15 +44,20 @@ def hub_repo_asked(answer: Answer, text: str) -> str | None:
     return hub_repo(text) if wants_shape(answer) else None
 
 
-def with_shape_from(engine: Engine, answer: Answer, text: str, repo: str,
-                    fetch: Callable[[str], Shape]) -> Answer:
-    """`answer` with the estimate for the shape `fetch` reads for `repo`, or the remark why
-    there is none."""
+def fetched(repo: str) -> Shape | HubError:
+    """The Hub's shape for `repo`, or why there is none (blocking: the Hub's deadline)."""
     try:
-        shape = fetch(repo)
+        return hub_shape(repo)
     except HubError as exc:
-        return engine.without_shape(answer, text, repo, str(exc))
-    return engine.with_shape(answer, text, shape)
+        return exc
+
+
+def answered_with(engine: Engine, answer: Answer, text: str, repo: str,
+                  found: Shape | HubError) -> Answer:
+    """`answer` with the estimate for the shape found for `repo`, or the remark why none."""
+    if isinstance(found, HubError):
+        return engine.without_shape(answer, text, repo, str(found))
+    return engine.with_shape(answer, text, found)
 
 
 async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer:
@@ -63,8 +67,4 @@ async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer
     repo = hub_repo_asked(answer, text)
     if repo is None:
         return answer
-    try:
-        shape = await asyncio.to_thread(hub_shape, repo)
-    except HubError as exc:
-        return engine.without_shape(answer, text, repo, str(exc))
-    return with_shape_from(engine, answer, text, repo, lambda _: shape)
+    return answered_with(engine, answer, text, repo, await asyncio.to_thread(fetched, repo))

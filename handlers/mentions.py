@@ -10,10 +10,8 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.conversations import conversation_key
-from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("app_mention",)
@@ -37,10 +35,5 @@ def register(app: AsyncApp, services: Services) -> None:
         chosen = await services.preferences_of(context, event.get("user"))
         answer = await services.conversations.ask(conversation_key(context, channel, ts),
                                                   question, chosen)
-        answer = await with_hub_estimate(services.engine, answer, question)
-        short = chosen is not None and chosen.length == "short"
-        payload = await services.answering.render(
-            answer, (question, short), lambda: message(services.engine.knowledge, answer,
-                                                       question=question, short=short),
-            question)
+        payload = await services.reply_to(answer, question, chosen)
         await client.chat_postMessage(channel=channel, thread_ts=ts, **payload)

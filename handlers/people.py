@@ -28,6 +28,12 @@ def language_of_locale(locale: object) -> Language:
     return "zh" if isinstance(locale, str) and locale.lower().startswith("zh") else "en"
 
 
+def is_admin_of(person: object) -> bool:
+    """Whether users.info's person is an admin or owner of the workspace."""
+    return isinstance(person, dict) and any(
+        person.get(flag) is True for flag in ("is_admin", "is_owner", "is_primary_owner"))
+
+
 class Locales:
     def __init__(self, keep_seconds: float = KEEP_SECONDS, max_people: int = MAX_PEOPLE) -> None:
         self.keep_seconds = keep_seconds
@@ -50,8 +56,7 @@ class Locales:
             return "en"
         person = response.get("user")
         language = language_of_locale(person.get("locale") if isinstance(person, dict) else None)
-        self.admins[user] = isinstance(person, dict) and any(
-            person.get(flag) is True for flag in ("is_admin", "is_owner", "is_primary_owner"))
+        self.admins[user] = is_admin_of(person)
         self._known[user] = (time.monotonic(), language)
         self._known.move_to_end(user)
         while len(self._known) > self.max_people:

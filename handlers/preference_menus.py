@@ -30,6 +30,7 @@ from mincards.bot.replies.render_settings import (
 )
 from mincards.bot.replies.render_views import home_view
 from mincards.handlers.people import SCOPES as PEOPLE_SCOPES
+from mincards.handlers.people import is_admin_of
 from mincards.handlers.services import Services, workspace_of
 
 SCOPES: tuple[str, ...] = PEOPLE_SCOPES
@@ -45,9 +46,7 @@ async def is_admin(client: AsyncWebClient, user: str) -> bool:
         log.warning("users.info failed (%s); a workspace default was not changed",
                     type(exc).__name__)
         return False
-    person = response.get("user")
-    return isinstance(person, dict) and any(
-        person.get(flag) is True for flag in ("is_admin", "is_owner", "is_primary_owner"))
+    return is_admin_of(response.get("user"))
 
 
 async def settings_of(services: Services, client: AsyncWebClient, team: str, user: str

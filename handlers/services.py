@@ -9,11 +9,14 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.preferences import Preferences
+from mincards.bot.replies.render_blocks import message
 from mincards.handlers import metrics
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
+from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.inflight import InFlight
 from mincards.handlers.people import Locales
 from mincards.handlers.preferences_store import PreferenceStore
@@ -67,6 +70,18 @@ class Services:
     def answering(self) -> Answering:
         """Where the core's work runs: off the event loop (handlers.answering)."""
         return self.conversations.answering
+
+    async def reply_to(self, answer: Answer, question: str,
+                       chosen: Preferences | None) -> dict[str, Any]:
+        """A conversation's reply (a mention's, a DM's): the answer, with the Hub's estimate
+        when it names a Hub model the table lacks, rendered (short when the asker's settings
+        say so)."""
+        answer = await with_hub_estimate(self.engine, answer, question)
+        short = chosen is not None and chosen.length == "short"
+        return await self.answering.render(
+            answer, (question, short),
+            lambda: message(self.engine.knowledge, answer, question=question, short=short),
+            question)
 
     async def respond(self, url: str, payload: dict[str, Any]) -> bool:
         """Post to an interaction's response URL over the shared connections: only a URL of

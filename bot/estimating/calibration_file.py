@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
-from mincards.bot.facts.calibration import Calibration, Tally
+from mincards.bot.facts.calibration import Calibration
 
 HEADER = """\
 # The estimator's calibration on table.csv (bot/estimating): written by `mincards import-table`
@@ -25,17 +26,12 @@ def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _tally(tally: Tally) -> dict[str, int]:
-    return {"held_out": tally.held_out, "exact": tally.exact, "within_one": tally.within_one,
-            "under_one": tally.under_one, "under_more": tally.under_more, "over": tally.over}
-
-
 def dump_calibration(calibration: Calibration) -> str:
     lines = [HEADER, "[calibration]",
              f"inputs = {_value(calibration.inputs)}",
              f"page_date = {_value(calibration.page_date)}",
              f"terms = {_value(calibration.terms)}",
-             f"validation = {_value(_tally(calibration.validation))}",
+             f"validation = {_value(asdict(calibration.validation))}",
              "policy = ["]
     lines += [f"  {_value(note)}," for note in calibration.policy]
     lines += ["]", "dropped = ["]
@@ -53,5 +49,5 @@ def dump_calibration(calibration: Calibration) -> str:
                   f"seq_lens = {_value(group.seq_lens)}",
                   f"kind_lengths = {_value(group.kind_lengths)}",
                   f"flavours = {_value(group.flavours)}",
-                  f"validation = {_value(_tally(group.validation))}"]
+                  f"validation = {_value(asdict(group.validation))}"]
     return "\n".join(lines) + "\n"

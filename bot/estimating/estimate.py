@@ -71,13 +71,22 @@ class Estimator:
                         self.calibration.page_date)
 
 
+def stored_if_current(knowledge: Knowledge) -> Calibration | None:
+    """The stored calibration when it was made from these very facts, else None."""
+    stored = knowledge.calibration
+    if stored is None:
+        return None
+    found, _ = observations(knowledge)
+    return stored if stored.inputs == inputs_digest(found, knowledge) else None
+
+
 def current_calibration(knowledge: Knowledge) -> Calibration:
     """The stored calibration when it was made from these very facts; else one fitted now
     (with the stored terms when there are any, which is quick)."""
+    current = stored_if_current(knowledge)
+    if current is not None:
+        return current
     stored = knowledge.calibration
-    found, _ = observations(knowledge)
-    if stored is not None and stored.inputs == inputs_digest(found, knowledge):
-        return stored
     terms = ({g.key: tuple(g.factors) for g in stored.groups} if stored is not None else None)
     return calibrate(knowledge, terms)
 
