@@ -25,13 +25,15 @@ from mincards.bot.replies.render_blocks import (
     FOLLOW_ACTION,
     PICK_ACTION,
     SHARE_ACTION,
+    SHOW_ALL_ACTION,
     message,
 )
 from mincards.handlers.conversations import conversation_key
 from mincards.handlers.services import Services
 
 log = logging.getLogger(__name__)
-ASK_AGAIN = re.compile(rf"^(?:{PICK_ACTION}_\d+|{FOLLOW_ACTION}_\d+|{CHOOSE_ACTION})$")
+ASK_AGAIN = re.compile(
+    rf"^(?:{PICK_ACTION}_\d+|{FOLLOW_ACTION}_\d+|{CHOOSE_ACTION}|{SHOW_ALL_ACTION})$")
 ANY = re.compile(r".*")
 
 
@@ -74,8 +76,9 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         container = _dict(body.get("container"))
         ephemeral = bool(container.get("is_ephemeral"))
+        chosen = await services.preferences_of(context, _dict(body.get("user")).get("id"))
         answer = await services.conversations.follow(
-            _conversation(context, container, ephemeral), follow)
+            _conversation(context, container, ephemeral), follow, chosen)
         payload = await services.answering.run(lambda: message(
             knowledge, answer, question=follow.text or follow.model or "",
             shareable=ephemeral and answer.intent != "help", page=follow.page), follow.text or "")
@@ -93,14 +96,17 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(SHARE_ACTION)
     @services.inflight.track
     async def share_answer(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any],
-                           client: AsyncWebClient) -> None:
+                           client: AsyncWebClient, context: AsyncBoltContext) -> None:
         await ack()
         follow = _follow_up(action)
         if follow is None:
             return
         text = follow.text or ""
-        answer = await services.answering.answer(lambda: services.engine.follow(follow), text)
         user = _dict(body.get("user")).get("id")
+        # What the sharer saw: their settings narrow the post as they narrowed the reply.
+        chosen = await services.preferences_of(context, user)
+        answer = await services.answering.answer(
+            lambda: services.engine.follow(follow, chosen), text)
         payload = await services.answering.run(lambda: message(
             knowledge, answer, question=text,
             asked_by=user if isinstance(user, str) and user else None), text)

@@ -61,7 +61,9 @@ def register(app: AsyncApp, services: Services) -> None:
         question = from_slack(str(command.get("text") or ""))
         asked = " ".join(question.lower().split())
         if asked in SETTINGS_WORDS or asked in FORGET_WORDS:
-            language = language_of(question)
+            chosen = await services.preferences_of(context, command.get("user_id"))
+            language = (chosen.language if chosen is not None and chosen.language != "auto"
+                        else language_of(question))
             said = (await open_settings(services, client, context, command, language)
                     if asked in SETTINGS_WORDS else
                     await forget_me(services, context, command, language))

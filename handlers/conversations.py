@@ -38,9 +38,11 @@ class Conversations:
         await self.state.remember(key, context_after(answer, previous))
         return answer
 
-    async def follow(self, key: str | None, follow: FollowUp) -> Answer:
-        """Answer a button; a button in a DM or thread moves that conversation on."""
-        answer = await self.answering.answer(lambda: self.engine.follow(follow),
+    async def follow(self, key: str | None, follow: FollowUp,
+                     preferences: Preferences | None = None) -> Answer:
+        """Answer a button (narrowed by the clicker's preferences); a button in a DM or thread
+        moves that conversation on."""
+        answer = await self.answering.answer(lambda: self.engine.follow(follow, preferences),
                                              follow.text or "")
         if key is not None:
             await self.state.remember(key, context_after(answer, await self.state.context(key)))

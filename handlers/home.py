@@ -34,7 +34,7 @@ def register(app: AsyncApp, services: Services) -> None:
         user = event.get("user")
         if event.get("tab") != "home" or not isinstance(user, str):
             return
-        language = await services.locales.language(client, user)
+        language = await services.language_for(client, context, user)
         if services.preferences is None:
             await client.views_publish(user_id=user, view=views[language])
             return
@@ -54,7 +54,9 @@ def register(app: AsyncApp, services: Services) -> None:
             log.warning("ignored a Home menu pick this bot did not write")
             return
         text = follow.text or ""
-        answer = await services.answering.answer(lambda: services.engine.follow(follow), text)
+        chosen = await services.preferences_of(context, user)
+        answer = await services.answering.answer(
+            lambda: services.engine.follow(follow, chosen), text)
         if services.preferences is not None:
             view = await home_with_settings(services, client, workspace_of(context), user,
                                             follow.language, picked=answer)

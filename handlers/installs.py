@@ -70,21 +70,32 @@ def oauth_settings(settings: Settings, store: PreferenceStore | None, scopes: li
 
 
 def register(app: AsyncApp, services: Any) -> None:
-    """When a workspace uninstalls the app or revokes its tokens: its installation (as Bolt's
-    own listeners delete it) and, on uninstall, its preferences are deleted."""
+    """When a workspace uninstalls the app, or revokes its bot token (the app can no longer
+    act there): its installation and its preferences are deleted. A person's revoked user
+    token deletes that token alone, as Bolt's own listener does."""
     if app.installation_store is None or app.oauth_flow is None:
         return
     revocations = AsyncTokenRevocationListeners(app.installation_store)
 
-    @app.event("app_uninstalled")
-    async def uninstalled(context: AsyncBoltContext) -> None:
+    async def forget_workspace(context: AsyncBoltContext) -> None:
         await revocations.handle_app_uninstalled_events(context)
         team = context.team_id or context.enterprise_id
         if services.preferences is not None and isinstance(team, str) and team:
             await services.preferences.forget_workspace(team)
+
+    @app.event("app_uninstalled")
+    async def uninstalled(context: AsyncBoltContext) -> None:
+        await forget_workspace(context)
         log.info("a workspace uninstalled the app: its installation and settings are gone")
 
     @app.event("tokens_revoked")
     async def revoked(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        tokens = event.get("tokens")
+        bots = tokens.get("bot") if isinstance(tokens, dict) else None
+        if isinstance(bots, list) and bots:
+            await forget_workspace(context)
+            log.info("a workspace revoked the bot's token: its installation and settings "
+                     "are gone")
+            return
         await revocations.handle_tokens_revoked_events(event, context)
-        log.info("a workspace revoked tokens: they are deleted")
+        log.info("a workspace revoked user tokens: they are deleted")

@@ -88,7 +88,7 @@ def register(app: AsyncApp, services: Services) -> None:
         if store is None or team is None or not isinstance(user, str) or which is None:
             return
         field, for_workspace = which
-        language = await services.locales.language(client, user)
+        language = await services.language_for(client, context, user)
         target = "" if for_workspace else user
         problem = None
         if for_workspace and not await is_admin(client, user):
@@ -103,6 +103,8 @@ def register(app: AsyncApp, services: Services) -> None:
             except Exception as exc:  # the database down: said to the person, nothing else
                 log.warning("a setting was not saved (%s)", type(exc).__name__)
                 problem = t(language, "settings.not_saved")
+            else:  # a new language setting shows at once
+                language = await services.language_for(client, context, user)
         view = body.get("view")
         if isinstance(view, dict) and view.get("type") == "modal" and view.get("id"):
             mine, workspace = await settings_of(services, client, team, user)

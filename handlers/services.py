@@ -12,6 +12,7 @@ import aiohttp
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.preferences import Preferences
+from mincards.bot.language import Language
 from mincards.bot.replies.render_blocks import message
 from mincards.handlers import metrics
 from mincards.handlers.answering import Answering
@@ -65,6 +66,16 @@ class Services:
             return None
         chosen = await self.preferences.effective(team, user)
         return chosen if chosen != Preferences() else None
+
+    async def language_for(self, client: Any, context: Any, user: str | None) -> Language:
+        """The language of a surface without a question to read it from (Home, a form, a
+        modal): the person's setting, else their Slack locale."""
+        if not user:
+            return "en"
+        chosen = await self.preferences_of(context, user)
+        if chosen is not None and chosen.language != "auto":
+            return chosen.language
+        return await self.locales.language(client, user)
 
     @property
     def answering(self) -> Answering:

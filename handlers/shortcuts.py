@@ -8,6 +8,7 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.language import language_of
@@ -42,17 +43,19 @@ def register(app: AsyncApp, services: Services) -> None:
 
     @app.shortcut(ASK_SHORTCUT)
     @services.inflight.track
-    async def open_form(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+    async def open_form(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient,
+                        context: AsyncBoltContext) -> None:
         await ack()
         trigger, user = body.get("trigger_id"), _id(body, "user")
         if not isinstance(trigger, str) or not trigger:
             log.warning("global shortcut without a trigger_id; no form to open")
             return
-        language = await services.locales.language(client, user) if user else "en"
+        language = await services.language_for(client, context, user)
         await client.views_open(trigger_id=trigger, view=ask_modal(knowledge, language))
 
     @app.view(ASK_VIEW)
-    async def answer_form(ack: AsyncAck, body: dict[str, Any]) -> None:
+    async def answer_form(ack: AsyncAck, body: dict[str, Any],
+                          context: AsyncBoltContext) -> None:
         form = read_modal(body.get("view"))
         lang = form.language
         engine = services.engine
@@ -70,9 +73,12 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         model = form.model
         assert model is not None
+        # The settings' lookup is cached in the common case: the form is answered in its ack.
+        chosen = await services.preferences_of(context, _id(body, "user"))
         answer = await services.answering.answer(lambda: engine.form(
             lang, model, strategies=(form.strategy,) if form.strategy else (),
-            seq_lens=(form.seq_len,) if form.seq_len else (), budget=budget))
+            seq_lens=(form.seq_len,) if form.seq_len else (), budget=budget,
+            preferences=chosen))
         view = await services.answering.run(lambda: answer_modal(knowledge, answer))
         # The answer replaces the form: only the person who filled it in sees it.
         await ack(response_action="update", view=view)
@@ -80,14 +86,17 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.shortcut(THIS_SHORTCUT)
     @services.inflight.track
     async def answer_message(ack: AsyncAck, body: dict[str, Any],
-                             client: AsyncWebClient) -> None:
+                             client: AsyncWebClient, context: AsyncBoltContext) -> None:
         await ack()
         shown = body.get("message")
         text = from_slack(str(shown.get("text") or "")) if isinstance(shown, dict) else ""
         if text.strip():
-            answer = await services.answering.answer(lambda: services.engine.ask(text), text)
+            chosen = await services.preferences_of(context, _id(body, "user"))
+            answer = await services.answering.answer(
+                lambda: services.engine.recall(text, None, chosen), text)
             payload = await services.answering.run(lambda: message(
-                knowledge, answer, question=text, shareable=answer.intent != "help"), text)
+                knowledge, answer, question=text, shareable=answer.intent != "help",
+                short=chosen is not None and chosen.length == "short"), text)
         else:
             note = escape(t(language_of(text), "shortcut.no_text"))
             payload = {"text": note, "blocks": [

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from mincards.bot.answering.conversation import context_after
 from mincards.bot.answering.engine import Engine
+from mincards.bot.answering.followup import FollowUp
 from mincards.bot.answering.preferences import Preferences
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.render_json import render_json
@@ -84,6 +86,40 @@ def test_the_memory_keeps_answers_apart_by_preferences(engine: Engine) -> None:
     narrowed = engine.recall("qwen2.5-14b lora 4k", None, A3)
     assert plain is not narrowed and narrowed.filters_from == "settings"
     assert engine.recall("qwen2.5-14b lora 4k", None, A3) is narrowed
+
+
+def test_buttons_the_form_and_follow_ups_keep_the_settings_and_show_all_drops_them(
+        engine: Engine) -> None:
+    first = engine.ask("qwen2.5-72b lora 8k", None, A3)
+    # The thread remembers the question, not the settings' filters: a follow-up applies the
+    # settings afresh and says so (and a changed setting holds for what follows).
+    context = context_after(first, None)
+    assert context is not None and context.flavours == () and context.frameworks == ()
+    then = engine.ask("and full?", context, A3)
+    assert then.strategies == ("full",) and then.note("from_settings") is not None
+    assert set(then.flavours) == {"snt9b23"}
+    assert "MindSpeed-LLM" in render_text(engine.knowledge, engine.ask("and full?", context))
+    # A model picked from a button or a menu, and the form, are narrowed the same way.
+    picked = engine.follow(FollowUp.pick(first, "qwen2.5-7b"), A3)
+    menu = engine.follow(FollowUp(language="en", model="qwen2.5-7b"), A3)
+    form = engine.form("en", "qwen2.5-7b", ("lora",), preferences=A3)
+    for answer in (picked, menu, form):
+        assert answer.models == ("qwen2.5-7b",) and answer.filters_from == "settings"
+        assert "MindSpeed-LLM" not in render_text(engine.knowledge, answer)
+    # "Show all": the same question, every flavour and framework; offered only when narrowed.
+    show_all = FollowUp.show_all(first)
+    assert show_all is not None
+    decoded = FollowUp.decode(show_all.encode())
+    assert decoded == show_all
+    everything = engine.follow(decoded, A3)
+    assert everything.note("from_settings") is None and everything.rows == engine.ask(
+        "qwen2.5-72b lora 8k").rows
+    assert FollowUp.show_all(engine.ask("qwen2.5-72b lora 8k")) is None
+    blocks = message(engine.knowledge, first, question="qwen2.5-72b lora 8k")["blocks"]
+    assert [e["action_id"] for b in blocks if b["type"] == "actions"
+            for e in b["elements"]].count("show_all") == 1
+    short = message(engine.knowledge, first, short=True)["blocks"]
+    assert short[-1]["elements"][0]["text"]["text"] == "Show all"
 
 
 def run(*args: str, config: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -133,21 +133,39 @@ def test_a_forged_reused_or_denied_state_installs_nothing(
     assert installations(bot) == before | {"TY010"}
 
 
+def rows(bot: Bot, table: str, team: str) -> int:
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        return int(conn.execute(f"SELECT count(*) FROM {table} WHERE team_id = ?",
+                                (team,)).fetchone()[0])
+
+
+@pytest.mark.parametrize(("team", "code", "event"), [
+    ("TU012", "code-u", {"type": "app_uninstalled"}),
+    ("TV016", "code-v", {"type": "tokens_revoked", "tokens": {"bot": ["UBOT"]}})])
 def test_uninstall_deletes_the_installation_and_its_settings(
-        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
-    ok, _ = Browser(bot.base_url).install(emulator, "TU012", "code-u")
-    assert ok == 200 and "TU012" in installations(bot)
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator, team: str, code: str,
+        event: dict[str, object]) -> None:
+    from tests.test_slack_preferences import change
+
+    ok, _ = Browser(bot.base_url).install(emulator, team, code)
+    assert ok == 200 and team in installations(bot)
     emulator.reset()
-    body = for_team({"type": "app_uninstalled", "event_ts": "1700000000.5"}, "TU012")
+    slack.action(change("flavours", ["snt9b23"], user="U0001", team=team))
+    emulator.wait_for("views.publish")
+    assert rows(bot, "preferences", team) == 1
+    emulator.reset()
+    body = for_team({**event, "event_ts": "1700000000.5"}, team)
     assert slack.post(json.dumps(body), "application/json").status == 200
     for _ in range(50):
-        if "TU012" not in installations(bot):
+        if team not in installations(bot):
             break
         time.sleep(0.1)
-    assert "TU012" not in installations(bot)
+    assert team not in installations(bot)
+    assert rows(bot, "slack_bots", team) == 0 and rows(bot, "preferences", team) == 0
     # Its events are now acknowledged quietly, never answered.
     emulator.reset()
-    body = for_team(mention("qwen 2.5 72b lora 8k?"), "TU012")
+    body = for_team(mention("qwen 2.5 72b lora 8k?"), team)
     assert slack.post(json.dumps(body), "application/json").status == 200
     time.sleep(0.5)
     assert emulator.of("chat.postMessage") == []

@@ -10,9 +10,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from mincards.bot.replies.render_blocks import SHOW_ALL_ACTION
+from tests.blockkit import assert_valid_home, assert_valid_message, assert_valid_modal
 from tests.bot_process import Bot
 from tests.slack_emulator import TEAM, SlackEmulator
-from tests.slack_sender import SlackSender, event_callback, mention, new_trigger
+from tests.slack_sender import SlackSender, block_action, event_callback, mention, new_trigger
+from tests.test_views import state
 
 MINE, WORKSPACE = "mincards_prefs_me", "mincards_prefs_workspace"
 
@@ -132,4 +135,45 @@ def test_short_replies_and_the_language_setting(slack: SlackSender,
     said = reply_to(slack, emulator, "qwen 2.5 72b lora 8k?", user="U0011")
     assert "Qwen2.5-72B · LoRA · 8K：" in said  # in Chinese, as set
     (call,) = emulator.of("chat.postMessage")
-    assert len(call.params["blocks"]) == 2  # the sentence and its small print only
+    # The sentence and its small print; "Show all" only where a setting narrowed it (a
+    # workspace default an earlier test's admin set, when run with it).
+    narrowed = "按你的设置" in said
+    assert [b["type"] for b in call.params["blocks"]] == ["section", "context"] + (
+        ["actions"] if narrowed else [])
+
+
+def test_show_all_the_form_and_the_home_tab_follow_the_settings(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    person = "U0031"
+    emulator.reset()
+    slack.action(change("frameworks", ["llama_factory"], user=person))
+    slack.action(change("language", ["zh"], user=person))
+    (_, published) = emulator.wait_for("views.publish", count=2)
+    home = published.params["view"]
+    assert_valid_home(home)
+    assert "设置" in json.dumps(home, ensure_ascii=False)  # the Home tab in the set language
+    reply_to(slack, emulator, "qwen2.5-72b lora 8k", user=person)
+    (posted,) = emulator.of("chat.postMessage")
+    assert "MindSpeed-LLM" not in json.dumps(posted.params)
+    (show_all,) = [e for b in posted.params["blocks"] if b["type"] == "actions"
+                   for e in b["elements"] if e["action_id"] == SHOW_ALL_ACTION]
+    assert show_all["text"]["text"] == "显示全部"
+    emulator.reset()
+    click = block_action(show_all["value"], SHOW_ALL_ACTION, emulator.response_url(),
+                         ephemeral=False, message_ts="1700000000.000888")
+    click["user"]["id"] = person
+    assert slack.action(click).status == 200
+    (update,) = emulator.wait_for("chat.update")
+    assert_valid_message(update.params)
+    shown = json.dumps(update.params, ensure_ascii=False)
+    assert "MindSpeed-LLM" in shown and "按你的设置" not in shown
+    # The form: answered in its ack, narrowed by the settings, and saying so.
+    submitted = {"type": "view_submission", "team": {"id": TEAM},
+                 "user": {"id": person, "team_id": TEAM}, "api_app_id": "A0001",
+                 "token": "legacy", "trigger_id": new_trigger(),
+                 "view": {"id": "V9", **state("qwen2.5-7b", "lora", language="en")}}
+    body = json.loads(slack.action(submitted).body)
+    assert body["response_action"] == "update"
+    assert_valid_modal(body["view"])
+    form = json.dumps(body["view"], ensure_ascii=False)
+    assert "Llama-Factory" in form and "MindSpeed-LLM" not in form and "按你的设置" in form

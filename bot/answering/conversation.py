@@ -144,10 +144,16 @@ def context_of(answer: Answer) -> Context:
         kind = "plan" if answer.intent == "plan" else "lookup"
         models, stand_in = (use.model,), use.asked
     quantized = use.quantized if use is not None else ()
+    # Filters a person's settings supplied are not the question's: they are applied afresh to
+    # each question and button (so a changed setting, or "Show all", holds for what follows).
+    settings = answer.note("from_settings")
+    taken = settings.args if settings is not None else {}
     return Context(kind=kind, language=answer.language, models=models,
                    pending=answer.pending, compare_with=answer.compare_with,
                    strategies=answer.strategies, seq_lens=answer.seq_lens,
-                   frameworks=answer.frameworks, flavours=answer.flavours, budget=answer.budget,
+                   frameworks=() if "frameworks" in taken else answer.frameworks,
+                   flavours=() if "flavours" in taken else answer.flavours,
+                   budget=answer.budget,
                    workload=answer.workload,
                    stand_in=stand_in, quantized=quantized, largest=answer.largest)
 

@@ -61,6 +61,15 @@ class Engine:
         question = self.questions.read(text)
         if previous is not None:
             question = continue_question(question, previous, self.matcher) or question
+        answer = self._narrowed(question, preferences)
+        if config is not None and (answer.intent in ("not_found", "help") or not answer.models):
+            # A config.json pasted for a model the table does not answer: estimated from it.
+            answer = self.resolver.pasted(question, answer, config)
+        return answer
+
+    def _narrowed(self, question: Question, preferences: Preferences | None) -> Answer:
+        """The question answered, narrowed by the preferences where it names nothing itself,
+        saying where its filters came from."""
         question, filters = applied(question, preferences, self.knowledge.table.flavours,
                                     self.knowledge.table.framework_ids)
         answer = self.resolver.resolve(question)
@@ -70,9 +79,6 @@ class Engine:
             # Said in one line, with the way to see the rest.
             answer = replace(answer, notes=(*answer.notes, Note("from_settings", {
                 k: list(v) for k, v in filters.taken.items()})))
-        if config is not None and (answer.intent in ("not_found", "help") or not answer.models):
-            # A config.json pasted for a model the table does not answer: estimated from it.
-            answer = self.resolver.pasted(question, answer, config)
         return answer
 
     def with_shape(self, answer: Answer, text: str, shape: Shape) -> Answer:
@@ -108,16 +114,19 @@ class Engine:
                 self._memo.popitem(last=False)
         return answer
 
-    def follow(self, follow: FollowUp) -> Answer:
-        """Answer a button: the context it holds, with the model it picks."""
+    def follow(self, follow: FollowUp, preferences: Preferences | None = None) -> Answer:
+        """Answer a button: the context it holds, with the model it picks, narrowed by the
+        clicker's preferences unless the button is "Show all"."""
+        if follow.everything:
+            preferences = None
         if follow.show == "list":
             return self.resolver.resolve(Question(text="", language=follow.language,
                                                   wants_list=True))
         if follow.context is None:
             if follow.model in self.knowledge.table.models():
                 # A model picked from a menu: answered in the menu's language.
-                return self.form(follow.language, follow.model or "")
-            return self.ask(follow.text or follow.model or "")
+                return self.form(follow.language, follow.model or "", preferences=preferences)
+            return self.ask(follow.text or follow.model or "", None, preferences)
         known = self.knowledge
         context = follow.context
         # A value written under another version of the data may name what this one does not
@@ -128,7 +137,7 @@ class Engine:
             frameworks=tuple(f for f in context.frameworks if f in known.framework_names),
             flavours=tuple(f for f in context.flavours if f in known.hardware.flavours))
         pick = follow.model if follow.model in known.catalogue.models else None
-        return self.resolver.resolve(replay(context, self.matcher, pick))
+        return self._narrowed(replay(context, self.matcher, pick), preferences)
 
     def read_budget(self, text: str) -> Budget | None:
         """A budget typed on its own ("8 cards", "2台"), as a question would read it."""
@@ -149,11 +158,12 @@ class Engine:
         return "unread", None
 
     def form(self, language: Language, model: str, strategies: tuple[str, ...] = (),
-             seq_lens: tuple[int, ...] = (), budget: Budget | None = None) -> Answer:
+             seq_lens: tuple[int, ...] = (), budget: Budget | None = None,
+             preferences: Preferences | None = None) -> Answer:
         """A question asked by its parts (the modal): a model key and optional narrowing."""
         if model not in self.knowledge.table.models():
-            return self.ask(model)
+            return self.ask(model, None, preferences)
         return self.follow(FollowUp(language=language, context=Context(
             kind="lookup", language=language, models=(model,), strategies=strategies,
-            seq_lens=seq_lens, budget=budget)))
+            seq_lens=seq_lens, budget=budget)), preferences)
 

@@ -30,6 +30,8 @@ class FollowUp:
     context: Context | None = None
     page: int = 0  # where a long answer (what fits a budget) goes on from
     show: Literal["list"] | None = None  # an answer that needs no question: the model list
+    # "Show all": the asker's settings (flavours, frameworks) are not applied to this one.
+    everything: bool = False
 
     @property
     def strategies(self) -> tuple[str, ...]:
@@ -56,6 +58,17 @@ class FollowUp:
             return cls(language=answer.language, context=context)
         return cls(language=answer.language, text=question[:MAX_TEXT])
 
+    @classmethod
+    def show_all(cls, answer: Answer) -> FollowUp | None:
+        """The same question with nothing narrowed by the asker's settings; None when the
+        settings narrowed nothing or the answer holds no question to ask again."""
+        if answer.note("from_settings") is None or answer.intent == "ambiguous":
+            return None
+        context = context_after(answer, None)
+        if context is None:
+            return None
+        return cls(language=answer.language, context=context, everything=True)
+
     def encode(self, limit: int = MAX_VALUE) -> str:
         """The button value: JSON within `limit` characters, the question's text shortened
         (never cut mid-JSON) when the whole would not fit."""
@@ -71,6 +84,8 @@ class FollowUp:
             data["p"] = self.page
         if self.show:
             data["w"] = self.show
+        if self.everything:
+            data["a"] = 1
         value = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         text = self.text or ""
         while text:
@@ -109,4 +124,5 @@ class FollowUp:
             return None
         return cls(language=data["l"], model=model[:80] if isinstance(model, str) else None,
                    text=text[:MAX_TEXT] if isinstance(text, str) else None, context=context,
-                   page=page if type(page) is int and 0 < page < 10_000 else 0, show=show)
+                   page=page if type(page) is int and 0 < page < 10_000 else 0, show=show,
+                   everything=data.get("a") == 1)

@@ -75,9 +75,11 @@ PICK_ACTION = "pick_model"  # a choice button: pick_model_0, pick_model_1, ...
 FOLLOW_ACTION = "follow"  # any other button that asks again: follow_0, follow_1, ...
 CHOOSE_ACTION = "choose_model"  # the model menu
 SHARE_ACTION = "share_answer"
+SHOW_ALL_ACTION = "show_all"  # the same question without the asker's settings
 FEEDBACK_ACTION = "answer_feedback"
 PICK_BLOCK = "mincards_pick"
 SHARE_BLOCK = "mincards_share"
+SHOW_ALL_BLOCK = "mincards_show_all"
 NEXT_BLOCK = "mincards_next"
 # The notification's words escaped as the blocks' are, nothing stressed.
 MRKDWN_PLAIN = Style(text=escape, strong=lambda s: s)
@@ -425,7 +427,7 @@ def render_blocks(knowledge: Knowledge, answer: Answer, *, question: str | None 
     builder = MessageBuilder(knowledge, answer, lim, page)
     builder.said = said
     blocks = builder.build()
-    extra: list[Block] = []
+    extra: list[Block] = _show_all(answer, lim)
     if asked_by and USER_ID.fullmatch(asked_by):
         extra.append(context([t(answer.language, "blocks.asked_by", user=escape(asked_by))],
                              lim))
@@ -489,6 +491,15 @@ def fallback_text(knowledge: Knowledge, answer: Answer, tagged: str | None = Non
     return as_notification(tagged) + choices_said(knowledge, answer, MRKDWN_PLAIN)
 
 
+def _show_all(answer: Answer, lim: SlackLimits) -> list[Block]:
+    """"Show all" under an answer the asker's settings narrowed: the same without them."""
+    follow = FollowUp.show_all(answer)
+    if follow is None:
+        return []
+    return [actions([button(t(answer.language, "blocks.show_all"), SHOW_ALL_ACTION,
+                            follow.encode(lim.max_button_value), lim)], lim, SHOW_ALL_BLOCK)]
+
+
 def short_message(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
     """A reply for a person whose settings ask for short ones: the sentence that answers, and
     in small print the settings line and the source."""
@@ -496,7 +507,7 @@ def short_message(knowledge: Knowledge, answer: Answer) -> dict[str, Any]:
     said = [escape(note_text(knowledge, answer.language, n)) for n in answer.notes
             if n.kind == "from_settings"]
     return {"blocks": [section(lead(knowledge, answer, MRKDWN), lim),
-                       _footer(knowledge, answer, lim, said)],
+                       _footer(knowledge, answer, lim, said), *_show_all(answer, lim)],
             "text": fallback_text(knowledge, answer)}
 
 
