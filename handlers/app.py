@@ -17,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 from mincards.bot.answering.engine import Engine
 from mincards.handlers import (
     actions,
+    assistant,
     commands,
     direct_messages,
     home,
@@ -25,6 +26,8 @@ from mincards.handlers import (
     metrics,
     preference_menus,
     shortcuts,
+    unfurls,
+    workflow_step,
 )
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
@@ -46,7 +49,7 @@ from mincards.handlers.state import State, make_state
 
 # `actions` last: after the buttons, menus and views the others handle, it acknowledges the rest.
 SURFACES = (mentions, direct_messages, commands, shortcuts, home, preference_menus, installs,
-            actions)
+            unfurls, assistant, workflow_step, actions)
 log = logging.getLogger(__name__)
 
 

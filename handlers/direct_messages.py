@@ -9,6 +9,7 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from mincards.bot.answering.answer import Answer
 from mincards.bot.reading.pasted import FENCE
 from mincards.bot.replies.slack_text import from_slack
 from mincards.handlers.attachments import SCOPES as ATTACHMENT_SCOPES
@@ -22,35 +23,43 @@ SCOPES = ("im:history", "chat:write", *ATTACHMENT_SCOPES)
 ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
 
 
+async def reply(services: Services, event: dict[str, Any], client: AsyncWebClient,
+                context: AsyncBoltContext) -> Answer | None:
+    """Answer a person's DM (in its thread when asked in one; the assistant pane's threads are
+    such threads); the answer, or None when the event is not a person's message to answer."""
+    if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
+        return None
+    if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
+        return None
+    channel = event.get("channel")
+    if not isinstance(channel, str) or not channel:
+        return None
+    question = from_slack(str(event.get("text") or ""), context.bot_user_id)
+    thread_ts = event.get("thread_ts")
+    thread = thread_ts if isinstance(thread_ts, str) else None
+    failed = None
+    if FENCE not in question:
+        # A config.json attached to the DM is read as if pasted in it.
+        try:
+            attached = await attached_config(services, event, context.bot_token)
+        except AttachmentError as exc:
+            failed, attached = exc, None
+        if attached is not None:
+            question = f"{question}\n{FENCE}{attached}{FENCE}"
+    # The DM is one conversation; a thread inside it is another.
+    chosen = await services.preferences_of(context, event.get("user"))
+    answer = await services.conversations.ask(conversation_key(context, channel, thread),
+                                              question, chosen)
+    if failed is not None:
+        answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
+    payload = await services.reply_to(answer, question, chosen)
+    await client.chat_postMessage(channel=channel, thread_ts=thread, **payload)
+    return answer
+
+
 def register(app: AsyncApp, services: Services) -> None:
     @app.event("message")
     @services.inflight.track
     async def answer_direct_message(event: dict[str, Any], client: AsyncWebClient,
                                     context: AsyncBoltContext) -> None:
-        if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
-            return
-        if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
-            return
-        channel = event.get("channel")
-        if not isinstance(channel, str) or not channel:
-            return
-        question = from_slack(str(event.get("text") or ""), context.bot_user_id)
-        thread_ts = event.get("thread_ts")
-        thread = thread_ts if isinstance(thread_ts, str) else None
-        failed = None
-        if FENCE not in question:
-            # A config.json attached to the DM is read as if pasted in it.
-            try:
-                attached = await attached_config(services, event, context.bot_token)
-            except AttachmentError as exc:
-                failed, attached = exc, None
-            if attached is not None:
-                question = f"{question}\n{FENCE}{attached}{FENCE}"
-        # The DM is one conversation; a thread inside it is another.
-        chosen = await services.preferences_of(context, event.get("user"))
-        answer = await services.conversations.ask(conversation_key(context, channel, thread),
-                                                  question, chosen)
-        if failed is not None:
-            answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
-        payload = await services.reply_to(answer, question, chosen)
-        await client.chat_postMessage(channel=channel, thread_ts=thread, **payload)
+        await reply(services, event, client, context)

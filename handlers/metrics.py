@@ -71,6 +71,9 @@ def _instruments() -> dict[str, Any]:
                                "them", ("event",)),
         "database": Histogram("mincards_database_seconds", "Time a database call took, by "
                               "operation", ("operation",), buckets=DATABASE_BUCKETS),
+        "surfaces": Counter("mincards_surface_results", "What the newer surfaces did, by "
+                            "surface (unfurl, assistant, workflow_step) and result",
+                            ("surface", "result")),
         "database_errors": Counter("mincards_database_errors", "Database calls that failed or "
                                    "timed out (the defaults answered), by operation",
                                    ("operation",)),
@@ -116,6 +119,10 @@ def connection(event: str) -> None:
 
 def database(operation: str, seconds: float) -> None:
     _METRICS.get("database").labels(operation).observe(seconds)
+
+
+def surface_result(surface: str, result: str) -> None:
+    _METRICS.get("surfaces").labels(surface, result).inc()
 
 
 def database_error(operation: str) -> None:

@@ -67,6 +67,8 @@ class SlackEmulator:
         self.refresh: dict[str, str] = {}  # refresh token -> team
         # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
         self.files: dict[str, bytes] = {}
+        # Workflow steps completed (functions.completeSuccess/Error): Slack takes one each.
+        self.completed_functions: set[str] = set()
         self._ts = itertools.count(1)
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.http.daemon_threads = True
@@ -138,7 +140,8 @@ class SlackEmulator:
         with self.lock:
             return [c for c in self.calls if c.method in (
                 "chat.postMessage", "chat.postEphemeral", "chat.update", "views.publish",
-                "views.open", "views.update", "response")]
+                "views.open", "views.update", "response", "chat.unfurl",
+                "functions.completeSuccess", "functions.completeError")]
 
     # --- HTTP --------------------------------------------------------------------------------
 
@@ -183,6 +186,45 @@ class SlackEmulator:
             if not isinstance(view, dict) or not isinstance(view.get("blocks"), list):
                 return {"ok": False, "error": "invalid_arguments"}
             return {"ok": True, "view": {"id": f"V{next(self._ts)}", **view}}
+        if method == "chat.unfurl":
+            # As Slack: the message's channel and ts (or its unfurl_id and source), and a
+            # JSON object of URL -> attachment.
+            unfurls = params.get("unfurls")
+            if isinstance(unfurls, str):
+                try:
+                    unfurls = json.loads(unfurls)
+                except ValueError:
+                    unfurls = None
+            known = (params.get("channel") and params.get("ts")) or (
+                params.get("unfurl_id") and params.get("source"))
+            if not known:
+                return {"ok": False, "error": "invalid_arguments"}
+            if not isinstance(unfurls, dict) or not unfurls:
+                return {"ok": False, "error": "invalid_unfurls_format"}
+            return {"ok": True}
+        if method in ("assistant.threads.setSuggestedPrompts", "assistant.threads.setTitle",
+                      "assistant.threads.setStatus"):
+            if not params.get("channel_id") or not params.get("thread_ts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("SuggestedPrompts") and not params.get("prompts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("setTitle") and not params.get("title"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("setStatus") and "status" not in params:
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True}
+        if method in ("functions.completeSuccess", "functions.completeError"):
+            execution = params.get("function_execution_id")
+            if not execution:
+                return {"ok": False, "error": "invalid_arguments"}
+            if execution in self.completed_functions:
+                return {"ok": False, "error": "function_execution_already_completed"}
+            if method.endswith("Success") and not isinstance(params.get("outputs"), dict):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("Error") and not params.get("error"):
+                return {"ok": False, "error": "invalid_arguments"}
+            self.completed_functions.add(str(execution))
+            return {"ok": True}
         if method == "users.info":
             user = str(params.get("user") or "")
             if not user:
@@ -244,9 +286,10 @@ class SlackEmulator:
                     self.wfile.write(content)
 
             def _serve(self, params: dict[str, Any]) -> None:
-                for key in ("blocks", "view"):
+                for key in ("blocks", "view", "unfurls", "prompts", "outputs"):
                     if isinstance(params.get(key), str):
-                        params[key] = json.loads(params[key])
+                        with contextlib.suppress(ValueError):
+                            params[key] = json.loads(params[key])
                 if self.path.startswith("/response/"):
                     method = "response"
                     params["_url"] = self.path

@@ -90,3 +90,35 @@ def test_manifest_validates_against_slacks_own_schema(mode: str) -> None:
     bad = load(mode)
     bad["features"]["shortcuts"][0]["name"] = "x" * 25  # the schema does check
     assert list(validator.iter_errors(bad))
+
+
+@pytest.mark.parametrize("mode", MANIFESTS)
+def test_unfurl_domains_are_the_model_sites_hosts(mode: str) -> None:
+    from mincards.bot.facts.links import model_sites
+
+    assert load(mode)["features"]["unfurl_domains"] == list(model_sites().hosts)
+
+
+@pytest.mark.parametrize("mode", MANIFESTS)
+def test_the_assistant_views_prompts_are_answered_from_the_table(mode: str) -> None:
+    from mincards.bot.answering.engine import Engine
+
+    engine = Engine()
+    view = load(mode)["features"]["assistant_view"]
+    assert view["assistant_description"] and 1 <= len(view["suggested_prompts"]) <= 4
+    for prompt in view["suggested_prompts"]:
+        answer = engine.ask(prompt["message"])
+        assert answer.intent in ("lookup", "compare", "capacity", "plan"), prompt
+
+
+@pytest.mark.parametrize("mode", MANIFESTS)
+def test_the_workflow_step_is_declared_with_every_output(mode: str) -> None:
+    from mincards.bot.facts.knowledge import knowledge
+    from mincards.bot.replies.step_outputs import STEP_CALLBACK_ID, output_names
+
+    manifest = load(mode)
+    assert manifest["settings"]["function_runtime"] == "remote"
+    assert manifest["settings"]["org_deploy_enabled"] is True  # custom steps need org-ready
+    step = manifest["functions"][STEP_CALLBACK_ID]
+    assert step["input_parameters"]["model"]["is_required"] is True
+    assert set(step["output_parameters"]) == set(output_names(knowledge()))

@@ -93,15 +93,21 @@ def _modal(language: Language, callback_id: str, blocks: list[Block], lim: Slack
     return view
 
 
-def ask_modal(knowledge: Knowledge, language: Language) -> dict[str, Any]:
-    """Model (required), strategy, length and budget (optional): the parts of a question."""
+def ask_modal(knowledge: Knowledge, language: Language, picked: str | None = None
+              ) -> dict[str, Any]:
+    """Model (required), strategy, length and budget (optional): the parts of a question;
+    `picked`: a table model chosen already (the form opened from a model's link)."""
     lim = limits()
     cat = knowledge.catalogue
     table = knowledge.table
     groups: dict[str, list[Block]] = {}
+    initial = None
     for key in table.models():
         family = knowledge.vocabulary.families[cat[key].family].display
-        groups.setdefault(family, []).append(option(cat[key].display, key, lim))
+        choice = option(cat[key].display, key, lim)
+        groups.setdefault(family, []).append(choice)
+        if key == picked:
+            initial = choice
     strategies = [option(knowledge.strategy_label(s, language), s, lim)
                   for s in knowledge.strategies if s in table.strategies()]
     lengths = [option(seq_short(n), str(n), lim)
@@ -109,8 +115,8 @@ def ask_modal(knowledge: Knowledge, language: Language) -> dict[str, Any]:
     any_text = t(language, "modal.any")
     blocks = [
         _input(MODEL_INPUT, t(language, "modal.model"), static_select(
-            MODEL_INPUT, t(language, "blocks.pick_model"), list(groups.items()), lim), lim,
-            optional=False),
+            MODEL_INPUT, t(language, "blocks.pick_model"), list(groups.items()), lim,
+            initial=initial), lim, optional=False),
         _input(STRATEGY_INPUT, t(language, "modal.strategy"), static_select(
             STRATEGY_INPUT, any_text, [("", strategies)], lim), lim),
         _input(SEQ_INPUT, t(language, "modal.seq"), static_select(
