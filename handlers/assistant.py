@@ -93,15 +93,18 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         previous = await services.conversations.state.context(
             conversation_key(context, channel, thread))
-        work = asyncio.ensure_future(direct_messages.reply(services, payload, client, context))
+        work = asyncio.ensure_future(direct_messages.prepare(services, payload, context))
         done, _ = await asyncio.wait({work}, timeout=STATUS_AFTER_SECONDS)
         if not done:
-            # Slack clears the status itself when the reply is posted.
+            # Said before the reply is posted (Slack clears it when the reply lands), never
+            # after: a status set once the reply is on its way could outlive it.
             language = language_of(str(payload.get("text") or ""))
             await _quietly(set_status(t(language, "assistant.status")), "status")
-        replied = await work
-        if replied is None:
+        prepared = await work
+        if prepared is None:
             return
+        await prepared.post(client)
+        replied = prepared.answer
         metrics.surface_result("assistant", "answered")
         shown = replied.shown()
         if shown.models and (previous is None or previous.models != shown.models):

@@ -3,6 +3,7 @@ conversation that follow-ups continue."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
@@ -23,10 +24,25 @@ SCOPES = ("im:history", "chat:write", *ATTACHMENT_SCOPES)
 ANSWERED_SUBTYPES = (None, "thread_broadcast", "file_share")
 
 
-async def reply(services: Services, event: dict[str, Any], client: AsyncWebClient,
-                context: AsyncBoltContext) -> Answer | None:
-    """Answer a person's DM (in its thread when asked in one; the assistant pane's threads are
-    such threads); the answer, or None when the event is not a person's message to answer."""
+@dataclass(frozen=True)
+class Prepared:
+    """A DM's answer and the reply to post for it, where it goes."""
+
+    answer: Answer
+    payload: dict[str, Any]
+    channel: str
+    thread: str | None
+
+    async def post(self, client: AsyncWebClient) -> None:
+        await client.chat_postMessage(channel=self.channel, thread_ts=self.thread,
+                                      **self.payload)
+
+
+async def prepare(services: Services, event: dict[str, Any],
+                  context: AsyncBoltContext) -> Prepared | None:
+    """The answer to a person's DM (in its thread when asked in one; the assistant pane's
+    threads are such threads), not yet posted; None when the event is not a person's message
+    to answer."""
     if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
         return None
     if event.get("bot_id") or not event.get("user") or event["user"] == context.bot_user_id:
@@ -53,8 +69,7 @@ async def reply(services: Services, event: dict[str, Any], client: AsyncWebClien
     if failed is not None:
         answer = services.engine.without_shape(answer, question, failed.name, failed.reason)
     payload = await services.reply_to(answer, question, chosen)
-    await client.chat_postMessage(channel=channel, thread_ts=thread, **payload)
-    return answer
+    return Prepared(answer, payload, channel, thread)
 
 
 def register(app: AsyncApp, services: Services) -> None:
@@ -62,4 +77,6 @@ def register(app: AsyncApp, services: Services) -> None:
     @services.inflight.track
     async def answer_direct_message(event: dict[str, Any], client: AsyncWebClient,
                                     context: AsyncBoltContext) -> None:
-        await reply(services, event, client, context)
+        prepared = await prepare(services, event, context)
+        if prepared is not None:
+            await prepared.post(client)

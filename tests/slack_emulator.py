@@ -266,9 +266,15 @@ class SlackEmulator:
                     params = json.loads(raw or "{}")
                 else:
                     params = {k: v[0] for k, v in parse_qs(raw).items()}
+                # As Slack: arguments in the query string count too (slack_sdk sends some
+                # methods' arguments there, assistant.threads.setTitle for one).
+                query = self.path.split("?", 1)[1] if "?" in self.path else ""
+                params = {**{k: v[0] for k, v in parse_qs(query).items()}, **params}
                 self._serve(params)
 
             def _file(self) -> None:
+                if emulator.latency:  # Slack's file host takes its time as its API does
+                    time.sleep(emulator.latency)
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with emulator.lock:
                     emulator.calls.append(Call("files", {"_url": self.path}, headers))
