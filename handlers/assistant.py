@@ -61,7 +61,13 @@ def register(app: AsyncApp, services: Services) -> None:
     async def greet(payload: dict[str, Any], say: AsyncSay,
                     set_suggested_prompts: AsyncSetSuggestedPrompts, client: AsyncWebClient,
                     context: AsyncBoltContext) -> None:
-        user = _thread(payload).get("user_id")
+        thread = _thread(payload)
+        if not (isinstance(thread.get("channel_id"), str) and thread["channel_id"]
+                and isinstance(thread.get("thread_ts"), str) and thread["thread_ts"]):
+            log.warning("assistant_thread_started without its channel and thread; ignored")
+            metrics.surface_result("assistant", "malformed")
+            return
+        user = thread.get("user_id")
         user = user if isinstance(user, str) and user else None
         language = await services.language_for(client, context, user)
         chosen = await services.preferences_of(context, user)

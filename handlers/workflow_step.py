@@ -17,7 +17,7 @@ from mincards.bot.facts.links import model_sites
 from mincards.bot.reading.model_links import read_link
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_words import seq_short
-from mincards.bot.replies.step_outputs import STEP_CALLBACK_ID, step_result
+from mincards.bot.replies.step_outputs import STEP_CALLBACK_ID, StepResult, step_result
 from mincards.handlers import metrics
 from mincards.handlers.services import Services
 
@@ -66,21 +66,27 @@ def step_question(engine: Engine, inputs: Any) -> tuple[str, bool] | str:
 def register(app: AsyncApp, services: Services) -> None:
     engine = services.engine
 
+    async def finish(complete: AsyncComplete, fail: AsyncFail, result: StepResult) -> None:
+        try:
+            if result.error is not None:
+                await fail(error=result.error)
+            else:
+                await complete(outputs=result.outputs)
+        except ValueError:  # Bolt's: a payload without a function_execution_id
+            log.warning("a workflow step event without its execution id; nothing to complete")
+            metrics.surface_result("workflow_step", "malformed")
+            return
+        metrics.surface_result("workflow_step",
+                               "failed" if result.error is not None else "completed")
+
     @app.function(STEP_CALLBACK_ID)
     @services.inflight.track
     async def minimum_npus(inputs: dict[str, Any], complete: AsyncComplete,
                            fail: AsyncFail) -> None:
         asked = await services.answering.run(lambda: step_question(engine, inputs))
         if isinstance(asked, str):
-            await fail(error=asked)
-            metrics.surface_result("workflow_step", "failed")
+            await finish(complete, fail, StepResult(error=asked))
             return
         question, budget_given = asked
         answer = await services.answering.answer(lambda: engine.recall(question), question)
-        result = step_result(engine.knowledge, answer, budget_given)
-        if result.error is not None:
-            await fail(error=result.error)
-            metrics.surface_result("workflow_step", "failed")
-            return
-        await complete(outputs=result.outputs)
-        metrics.surface_result("workflow_step", "completed")
+        await finish(complete, fail, step_result(engine.knowledge, answer, budget_given))

@@ -82,3 +82,33 @@ def test_the_home_tab_and_the_form_pass_slacks_checker(engine: Engine,
             else:
                 assert_valid_modal(view)
     assert problems == []
+
+
+@needs_shared("tools", "blockkit_check.py")
+def test_unfurl_cards_and_the_picked_form_pass_slacks_checker(engine: Engine,
+                                                             checker: ModuleType) -> None:
+    from mincards.bot.answering.preferences import Preferences as Asked
+    from mincards.bot.facts.links import model_sites
+    from mincards.bot.reading.model_links import read_link
+    from mincards.bot.replies.render_unfurl import unfurl_card
+
+    problems = []
+    urls = ["https://huggingface.co/Qwen/Qwen2.5-72B-Instruct",
+            "https://huggingface.co/deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+            "https://huggingface.co/meta-llama/Llama-3.1-405B",
+            "https://ollama.com/library/qwen2.5:72b"]
+    for language in ("en", "zh"):
+        for url in urls:
+            link = read_link(url, model_sites())
+            assert link is not None
+            card = unfurl_card(engine.knowledge, engine.ask(link.name, None,
+                                                            Asked(language=language)), link)
+            assert card is not None
+            rep = checker.Report(url, "message")
+            checker.check_message({"text": "card", **card}, rep)
+            problems += [*rep.errors, *rep.warnings]
+        for model in engine.knowledge.table.models()[:5]:
+            rep = checker.Report(model, "view")
+            checker.check_view(ask_modal(engine.knowledge, language, model), rep)
+            problems += [*rep.errors, *rep.warnings]
+    assert problems == []

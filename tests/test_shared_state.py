@@ -150,3 +150,25 @@ def test_the_store_with_a_server(tmp_path: Path) -> None:
         other = redis.Redis.from_url(url)
         assert other.exists("mincards:event:Ev9") and other.ttl("mincards:event:Ev9") > 800
     assert (first, again) == (True, False) and got == Context(kind="capacity", language="zh")
+
+
+@pytest.mark.parametrize(("name", "method", "event"), [
+    ("link_shared.json", "chat.unfurl", {}),
+    ("assistant_user_message.json", "chat.postMessage",
+     {"text": "qwen3-8b lora", "thread_ts": "1726133555.000001"}),
+    ("function_executed.json", "functions.completeSuccess",
+     {"inputs": {"model": "qwen3-8b"}, "function_execution_id": "FxShared1"}),
+])
+def test_the_newer_surfaces_act_once_across_processes(
+        bots: list[Bot], emulator: SlackEmulator, name: str, method: str,
+        event: dict[str, object]) -> None:
+    from tests.test_slack_surfaces import fixture
+
+    body = json.dumps(fixture(name, **event)).encode()
+    for sender, attempt in zip(senders(bots, emulator), ("", "1", "2"), strict=True):
+        headers = {"X-Slack-Retry-Num": attempt, "X-Slack-Retry-Reason": "http_timeout"} \
+            if attempt else {}
+        assert sender.post(body, "application/json", headers=headers).status == 200
+    emulator.wait_for(method)
+    time.sleep(1.0)
+    assert len(emulator.of(method)) == 1

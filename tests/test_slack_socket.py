@@ -112,3 +112,23 @@ def test_slash_commands_on_a_slow_slack_are_all_acknowledged_in_time(
             assert {c.params["_url"] for c in calls} == {f"/response/CSLOW{i}" for i in range(30)}
         finally:
             emulator.latency = 0.0
+
+
+def test_unfurls_the_assistant_pane_and_the_workflow_step_over_socket_mode(
+        bot: Bot, emulator: SlackEmulator) -> None:
+    from tests.test_slack_surfaces import fixture, links
+
+    emulator.calls.clear()
+    emulator.send_socket_event(fixture("link_shared.json", links=links(
+        "https://huggingface.co/Qwen/Qwen3-8B")))
+    (unfurl,) = emulator.wait_for("chat.unfurl")
+    assert "Qwen3-8B" in json.dumps(unfurl.params["unfurls"])
+    emulator.send_socket_event(fixture("assistant_thread_started.json"))
+    emulator.wait_for("assistant.threads.setSuggestedPrompts")
+    emulator.send_socket_event(fixture("assistant_user_message.json", text="qwen3-8b lora 8k",
+                                       thread_ts="1726133777.000001"))
+    emulator.wait_for("assistant.threads.setTitle")
+    emulator.send_socket_event(fixture("function_executed.json",
+                                       inputs={"model": "qwen3-8b", "strategy": "lora"}))
+    (done,) = emulator.wait_for("functions.completeSuccess")
+    assert done.params["outputs"]["lead"].startswith("Qwen3-8B")

@@ -259,3 +259,36 @@ def test_the_step_fails_with_the_reason_in_one_sentence(
     method, params = run_step(slack, emulator, inputs)
     assert method == "functions.completeError"
     assert reason in params["error"] and "\n" not in params["error"]
+
+
+# --- forged and malformed ----------------------------------------------------------------
+
+MALFORMED = [
+    ("assistant_thread_started.json", {"assistant_thread": None}),
+    ("assistant_thread_started.json", {"assistant_thread": "D0001"}),
+    ("assistant_thread_started.json", {"assistant_thread": {"user_id": 5, "channel_id": None,
+                                                            "thread_ts": ["x"]}}),
+    ("assistant_thread_context_changed.json", {"assistant_thread": {}}),
+    ("assistant_user_message.json", {"text": {"rich": "text"}, "thread_ts": 17}),
+    ("assistant_user_message.json", {"channel": None}),
+    ("assistant_user_message.json", {"text": "<!channel> <@U0002> qwen3-8b <#C0001>"}),
+    ("function_executed.json", {"inputs": "qwen2.5-72b"}),
+    ("function_executed.json", {"function_execution_id": None}),
+    ("function_executed.json", {"function": {"callback_id": "someone_elses_step"}}),
+    ("function_executed.json", {"bot_access_token": None}),
+    ("link_shared.json", {"links": [{"url": "https://huggingface.co/Qwen/Qwen2.5-7B",
+                                     "domain": None}], "user": {"id": "U1"}}),
+]
+
+
+@pytest.mark.parametrize(("name", "event"), MALFORMED)
+def test_forged_and_malformed_payloads_are_a_quiet_200_without_pings(
+        slack: SlackSender, emulator: SlackEmulator, bot: Any, name: str,
+        event: dict[str, Any]) -> None:
+    before = bot.log_text().count("Traceback")
+    assert post(slack, fixture(name, **event)) == 200
+    time.sleep(0.5)
+    for call in emulator.replies():
+        sent = json.dumps(call.params, ensure_ascii=False)
+        assert "<!channel>" not in sent and "<@U0002>" not in sent, sent
+    assert bot.log_text().count("Traceback") == before
