@@ -148,8 +148,38 @@ def _send(conn: http.client.HTTPConnection, body: bytes, headers: dict[str, str]
     return response.status
 
 
-def _request(index: int, emulator: SlackEmulator, distinct: bool = False
-             ) -> tuple[str, bytes, str]:
+# Model pages pasted in channels (--surfaces): each is unfurled from the table.
+LINKS = ["https://huggingface.co/Qwen/Qwen2.5-72B-Instruct", "https://hf.co/Qwen/Qwen3-8B",
+         "https://modelscope.cn/models/Qwen/Qwen2.5-7B-Instruct",
+         "https://ollama.com/library/qwen2.5:72b",
+         "https://huggingface.co/deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"]
+
+
+def _surface_request(index: int) -> tuple[str, bytes, str] | None:
+    """With --surfaces, every fourth request a pasted model link (link_shared, unfurled by
+    channel and ts) and every fourth a message in an assistant thread (a DM thread)."""
+    if index % 4 == 1:
+        channel = f"CL{index:07d}"
+        event = {"type": "link_shared", "channel": channel, "user": "U0001",
+                 "message_ts": f"1700000000.{index:06d}", "is_bot_user_member": True,
+                 "links": [{"domain": LINKS[index % len(LINKS)].split("/")[2],
+                            "url": LINKS[index % len(LINKS)]}],
+                 "event_ts": f"1700000000.{index:06d}"}
+        return channel, json.dumps(event_callback(event)).encode(), "application/json"
+    if index % 4 == 3:
+        channel = f"DL{index:07d}"
+        event = {"type": "message", "channel_type": "im", "user": "U0001",
+                 "text": QUESTIONS[index % len(QUESTIONS)], "channel": channel,
+                 "ts": f"1700000001.{index:06d}", "thread_ts": f"1700000000.{index:06d}",
+                 "event_ts": f"1700000001.{index:06d}"}
+        return channel, json.dumps(event_callback(event)).encode(), "application/json"
+    return None
+
+
+def _request(index: int, emulator: SlackEmulator, distinct: bool = False,
+             surfaces: bool = False) -> tuple[str, bytes, str]:
+    if surfaces and (made := _surface_request(index)) is not None:
+        return made
     channel = f"CL{index:07d}"
     question = QUESTIONS[index % len(QUESTIONS)]
     if distinct:
@@ -196,7 +226,7 @@ def narrowed_share(emulator: SlackEmulator) -> float:
 
 def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
              drain_seconds: float = 15.0, retries: bool = False,
-             distinct: bool = False) -> dict[str, Any]:
+             distinct: bool = False, surfaces: bool = False) -> dict[str, Any]:
     """`retries`: every mention is delivered a second time, as Slack redelivers, on a new
     connection; it must still be answered exactly once."""
     emulator.reset()
@@ -230,7 +260,7 @@ def run_load(bot: Bot, emulator: SlackEmulator, rate: float, seconds: float,
             delay = at - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            channel, body, content_type = _request(i, emulator, distinct)
+            channel, body, content_type = _request(i, emulator, distinct, surfaces)
             item = Sent(channel, at)
             sent.append(item)
             pool.submit(send, item, body, content_type)
@@ -299,6 +329,9 @@ def main() -> None:
                         help="start a redis-server and give the bot REDIS_URL (shared state)")
     parser.add_argument("--retries", action="store_true",
                         help="deliver every mention twice, as Slack's retries do")
+    parser.add_argument("--surfaces", action="store_true",
+                        help="a quarter of the requests pasted model links (unfurled) and a "
+                        "quarter messages in assistant threads, the rest mentions and commands")
     parser.add_argument("--distinct", action="store_true",
                         help="never send the same question text twice (no answer is recalled)")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
@@ -325,16 +358,18 @@ def main() -> None:
                                               command=command))
         if args.settings:
             set_preferences(bot, emulator)
-        run_load(bot, emulator, rate=20, seconds=2)  # warm up the bot's connections and caches
+        # Warm up the bot's connections and caches.
+        run_load(bot, emulator, rate=20, seconds=2, surfaces=args.surfaces)
         conditions = {"app": args.app, "slack_latency_s": args.slack_latency,
                       "workers": args.workers, "database": args.database,
                       "settings": args.settings,
                       # Checked on the warm-up's replies: the settings were applied.
                       "warm_up_narrowed": round(narrowed_share(emulator), 2),
-                      "redis": args.redis, "retries": args.retries, "distinct": args.distinct}
+                      "redis": args.redis, "retries": args.retries, "distinct": args.distinct,
+                      "surfaces": args.surfaces}
         if not args.find_limit:
             result = run_load(bot, emulator, args.rate, args.seconds, retries=args.retries,
-                              distinct=args.distinct)
+                              distinct=args.distinct, surfaces=args.surfaces)
             print(json.dumps(conditions | result, indent=2))
             return
         for rate in (100, 200, 300, 400, 500, 600, 700, 800, 1000):
