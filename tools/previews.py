@@ -52,7 +52,9 @@ SCENES = [
     ("list", "list", False),
 ]
 # The pictures the README shows, at desktop (d) and phone (p) width.
-DOCS = ["lookup-table", "lookup-one", "lookup-zh", "budget", "not-found", "home-zh"]
+DOCS = ["lookup-table", "lookup-one", "lookup-zh", "budget", "not-found", "home-zh",
+        "unfurl", "assistant", "workflow-step"]
+LINK = "https://huggingface.co/Qwen/Qwen2.5-72B-Instruct"
 
 
 def payloads(engine: Engine) -> dict[str, dict[str, Any]]:
@@ -62,11 +64,54 @@ def payloads(engine: Engine) -> dict[str, dict[str, Any]]:
         answer = engine.ask(text)
         out[name] = {**message(engine.knowledge, answer, question=text, shareable=slash),
                      "_question": question, "_ephemeral": slash, "_thread": not slash}
+    out.update(surfaces(engine))
     out["home-en"] = home_view(engine.knowledge, "en",
                                engine.ask("qwen2.5-72b lora 8k"))
     out["home-zh"] = home_view(engine.knowledge, "zh",
                                engine.ask("千问2.5-72b LoRA 8K"))
     return out
+
+
+def surfaces(engine: Engine) -> dict[str, dict[str, Any]]:
+    """The newer surfaces as people see them: the card under a pasted model link, the
+    assistant pane's greeting (its suggested prompts drawn as the buttons Slack shows above the
+    composer) and an answer in its thread, and a workflow's message made from the step's
+    outputs."""
+    from mincards.bot.facts.links import model_sites
+    from mincards.bot.reading.model_links import read_link
+    from mincards.bot.replies.assistant_prompts import suggested_prompts
+    from mincards.bot.replies.i18n import t
+    from mincards.bot.replies.render_unfurl import unfurl_card
+    from mincards.bot.replies.step_outputs import step_result
+
+    knowledge = engine.knowledge
+    link = read_link(LINK, model_sites())
+    assert link is not None
+    card = unfurl_card(knowledge, engine.ask(link.name), link)
+    assert card is not None
+    greeting = t("en", "assistant.greeting", date=knowledge.table.source.date_text())
+    prompts = [{"type": "button", "action_id": f"prompt_{i}", "value": p.message,
+                "text": {"type": "plain_text", "text": p.title}}
+               for i, p in enumerate(suggested_prompts(knowledge, "en"))]
+    outputs = step_result(knowledge, engine.ask("qwen2.5-72b lora 8k on 16 cards"), True).outputs
+    fields = [{"type": "mrkdwn", "text": f"*{name}*\n{value}"}
+              for name, value in outputs.items() if name != "lead"]
+    return {
+        "unfurl": {**card, "text": link.url, "_question": LINK},
+        "assistant": {"text": greeting, "blocks": [
+            {"type": "section", "text": {"type": "mrkdwn", "text": greeting}},
+            {"type": "context", "elements": [{"type": "mrkdwn", "text": t(
+                "en", "assistant.prompts.title")}]},
+            {"type": "actions", "elements": prompts}], "_question": "(opens the pane)"},
+        "assistant-answer": {**message(knowledge, engine.ask(prompts[0]["value"]),
+                                       question=prompts[0]["value"]),
+                             "_question": prompts[0]["value"], "_thread": True},
+        "workflow-step": {"text": outputs["lead"], "blocks": [
+            {"type": "section", "text": {"type": "mrkdwn",
+                                         "text": f"*Minimum NPUs* · {outputs['lead']}"}},
+            {"type": "section", "fields": fields[:10]}],
+            "_question": "(a workflow's Send a message step, from the step's outputs)"},
+    }
 
 
 def render(tool: Path, payload: dict[str, Any], width: int, html: Path) -> None:
