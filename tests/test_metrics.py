@@ -4,6 +4,7 @@ on the public port, and never a person's text or a typed model name in a label."
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import urllib.error
@@ -132,3 +133,27 @@ def test_a_metrics_port_in_use_is_one_clear_line(emulator: SlackEmulator,
                                 capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert "cannot listen for metrics" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_newer_surfaces_are_counted(bot: Bot, emulator: SlackEmulator,
+                                        metrics_port: int) -> None:
+    from tests.test_slack_surfaces import fixture, links
+
+    sender = SlackSender(bot.base_url, SIGNING_SECRET)
+    emulator.reset()
+    for body in (fixture("link_shared.json", links=links("https://hf.co/Qwen/Qwen3-8B")),
+                 fixture("link_shared.json", links=links("https://hf.co/datasets/a/b")),
+                 fixture("assistant_thread_started.json"),
+                 fixture("function_executed.json", inputs={"model": "qwen3-8b"},
+                         function_execution_id="FxMetrics1")):
+        assert sender.post(json.dumps(body), "application/json").status == 200
+    emulator.wait_for("chat.unfurl")
+    emulator.wait_for("functions.completeSuccess")
+    emulator.wait_for("assistant.threads.setSuggestedPrompts")
+    time.sleep(0.5)
+    text = scrape(metrics_port)
+    for surface, result in (("unfurl", "unfurled"), ("unfurl", "no_model_link"),
+                            ("assistant", "started"), ("workflow_step", "completed")):
+        assert value(text, "mincards_surface_results_total", surface=surface,
+                     result=result) >= 1, (surface, result)
+    assert value(text, "mincards_slack_calls_total", method="chat.unfurl", outcome="ok") >= 1

@@ -25,7 +25,9 @@ def test_every_reply_reads_at_phone_width_without_scrolling_sideways() -> None:
     previews = _previews()
     phone = tuple(w for w in previews.WIDTHS if w[0] == "p")
     measured = previews.measure(Path(PREVIEW_TOOL), chromium, phone)
-    assert len(measured) == len(previews.SCENES) + 2  # and the Home tab in both languages
+    # Every reply kind, the Home tab in both languages and the newer surfaces.
+    assert {name for name, _ in measured} == {name for name, _, _ in previews.SCENES} | {
+        "home-en", "home-zh", "unfurl", "assistant", "assistant-answer", "workflow-step"}
     assert {key: boxes for key, boxes in measured.items() if boxes} == {}
 
 

@@ -292,3 +292,21 @@ def test_forged_and_malformed_payloads_are_a_quiet_200_without_pings(
         sent = json.dumps(call.params, ensure_ascii=False)
         assert "<!channel>" not in sent and "<@U0002>" not in sent, sent
     assert bot.log_text().count("Traceback") == before
+
+
+def test_each_surface_is_acknowledged_at_once_whatever_slacks_latency(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    emulator.latency = 4.0  # slower than Slack's 3 s for every call the answer makes
+    try:
+        for body in (fixture("link_shared.json", links=links(LINK_FORMS[0])),
+                     fixture("assistant_thread_started.json"),
+                     fixture("assistant_user_message.json", text="qwen3-8b lora",
+                             thread_ts="1726133888.000001"),
+                     fixture("function_executed.json", inputs={"model": "qwen3-8b"},
+                             function_execution_id="FxSlow1")):
+            started = time.monotonic()
+            assert post(slack, body) == 200
+            assert time.monotonic() - started < 1.0, body["event"]["type"]
+    finally:
+        emulator.latency = 0.0
+    emulator.wait_for("functions.completeSuccess", timeout=15)
