@@ -53,6 +53,13 @@ def _ask(args: argparse.Namespace) -> int:
         if args.json:
             return json.dumps(render_json(engine.knowledge, result, question),
                               ensure_ascii=False)
+        if args.blocks:
+            # What chat.postMessage would carry: paste it into Block Kit Builder.
+            from mincards.bot.replies.render_blocks import message
+
+            short = preferences is not None and preferences.length == "short"
+            return json.dumps(message(engine.knowledge, result, question=question,
+                                      short=short), ensure_ascii=False, indent=2)
         if args.short or (preferences is not None and preferences.length == "short"
                           and not args.format):
             return short_reply(engine.knowledge, result)
@@ -67,7 +74,7 @@ def _ask(args: argparse.Namespace) -> int:
         return render_text(engine.knowledge, result, every=args.all)
 
     # Plain text is followed by an empty line, so that answers to many lines stay apart.
-    spaced = not (args.json or args.short or args.format)
+    spaced = not (args.json or args.short or args.format or args.blocks)
     if args.question == ["-"]:
         # One answer per input line, in order, flushed so a pipe sees each as it comes; a line
         # that gets no answer (a name the table lacks) does not stop the others.
@@ -428,6 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="+", help="the question; '-' reads one per line from stdin")
     shape = ask.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    shape.add_argument("--blocks", action="store_true",
+                       help="print the Slack reply's Block Kit JSON (blocks and text), as "
+                       "chat.postMessage would carry it: paste it into Block Kit Builder")
     shape.add_argument("--short", action="store_true",
                        help="print only the sentence that answers")
     shape.add_argument("--format", choices=("markdown", "csv"),

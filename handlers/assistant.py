@@ -25,9 +25,8 @@ from slack_bolt.middleware.assistant.async_assistant import AsyncAssistant
 from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.language import language_of
-from mincards.bot.replies.assistant_prompts import suggested_prompts
+from mincards.bot.replies.assistant_prompts import greeting, suggested_prompts
 from mincards.bot.replies.i18n import t
-from mincards.bot.replies.slack_text import escape
 from mincards.handlers import direct_messages, metrics
 from mincards.handlers.conversations import conversation_key
 from mincards.handlers.services import Services
@@ -73,9 +72,7 @@ def register(app: AsyncApp, services: Services) -> None:
         chosen = await services.preferences_of(context, user)
         flavour = chosen.flavours[0] if chosen is not None and len(chosen.flavours) == 1 \
             else None
-        greeting = t(language, "assistant.greeting", date=knowledge.table.source.date_text())
-        await say(text=greeting, blocks=[
-            {"type": "section", "text": {"type": "mrkdwn", "text": escape(greeting)}}])
+        await say(**greeting(knowledge, language))
         prompts = suggested_prompts(knowledge, language, flavour)
         if prompts:
             await _quietly(set_suggested_prompts(

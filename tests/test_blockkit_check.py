@@ -107,8 +107,47 @@ def test_unfurl_cards_and_the_picked_form_pass_slacks_checker(engine: Engine,
             rep = checker.Report(url, "message")
             checker.check_message({"text": "card", **card}, rep)
             problems += [*rep.errors, *rep.warnings]
+        from mincards.bot.replies.assistant_prompts import greeting
+
+        rep = checker.Report("greeting", "message")
+        checker.check_message(greeting(engine.knowledge, language), rep)
+        problems += [*rep.errors, *rep.warnings]
         for model in engine.knowledge.table.models()[:5]:
             rep = checker.Report(model, "view")
             checker.check_view(ask_modal(engine.knowledge, language, model), rep)
             problems += [*rep.errors, *rep.warnings]
+    assert problems == []
+
+
+@needs_shared("tools", "blockkit_check.py")
+def test_ask_blocks_prints_what_slack_takes_for_every_reply_kind(engine: Engine,
+                                                                checker: ModuleType) -> None:
+    """`mincards ask --blocks`: the chat.postMessage payload, one JSON object per question."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    mincards = Path(sys.executable).with_name("mincards")
+    asked = [q for q in QUESTIONS if q.strip()]  # an empty line asks nothing
+    done = subprocess.run([str(mincards), "ask", "--blocks", "-"], input="\n".join(asked),
+                          capture_output=True, text=True, timeout=120, check=True,
+                          env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"})
+    decoder, at, payloads = json.JSONDecoder(), 0, []
+    out = done.stdout
+    while at < len(out):
+        if out[at].isspace():
+            at += 1
+            continue
+        payload, at = decoder.raw_decode(out, at)
+        payloads.append(payload)
+    assert len(payloads) == len(asked)
+    intents = {engine.ask(q).intent for q in asked}
+    assert {"lookup", "capacity", "compare", "not_found", "ambiguous", "help"} <= intents
+    problems = []
+    for question, payload in zip(asked, payloads, strict=True):
+        assert payload["text"] and payload["blocks"], question
+        rep = checker.Report(question[:40], "message")
+        checker.check_message(payload, rep)
+        problems += [(question[:40], e) for e in rep.errors]
     assert problems == []

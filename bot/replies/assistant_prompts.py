@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from mincards.bot.facts.catalogue import ModelInfo
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
+from mincards.bot.replies.blocks import section
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_words import amount, seq_short
+from mincards.bot.replies.slack_limits import limits
+from mincards.bot.replies.slack_text import escape
 
 MAX_PROMPTS = 4  # Slack shows up to four suggested prompts
 _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)b")
@@ -31,6 +35,12 @@ def _billions(info: ModelInfo) -> float:
         return info.params_b
     found = _SIZE.search(info.size or "")
     return float(found.group(1)) if found else 0.0
+
+
+def greeting(knowledge: Knowledge, language: Language) -> dict[str, Any]:
+    """The message a new assistant thread opens with: what to ask, and the table's date."""
+    text = t(language, "assistant.greeting", date=knowledge.table.source.date_text())
+    return {"text": text, "blocks": [section(escape(text), limits())]}
 
 
 def suggested_prompts(knowledge: Knowledge, language: Language,
