@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: postgres setup demo test slow lint redis browser bench startup load clean
+.PHONY: postgres setup demo playground test slow lint redis browser bench startup load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ demo: setup
 	$(BIN)/mincards ask --short "how long will qwen2.5-72b lora take on 32 cards, 1M samples of 2k tokens, 3 epochs at TPS 1800?"
 	@echo
 	$(BIN)/mincards estimate phi-4
+	@echo
+	@echo "Try the Slack app without a workspace: make playground (then open the page it prints)"
+
+# The real app against a local Slack stand-in, and a page that plays Slack's client.
+playground: setup
+	$(BIN)/mincards playground
 
 lint: setup
 	$(BIN)/ruff check .

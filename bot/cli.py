@@ -418,6 +418,19 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.mode)
 
 
+PLAYGROUND_PORT = 8850
+
+
+def _playground(args: argparse.Namespace) -> int:
+    from mincards.playground.web import run_playground
+
+    if not 0 < args.port < 65536 or args.slack_latency < 0:
+        print("mincards playground: --port is 1-65535 and --slack-latency at least 0",
+              file=sys.stderr)
+        return 2
+    return run_playground(args.port, args.slack_latency, args.open)
+
+
 def _data_dir_option(parser: argparse.ArgumentParser, default: object) -> None:
     parser.add_argument("--data-dir", metavar="DIR", default=default, help=DATA_DIR_HELP)
 
@@ -513,7 +526,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
-    for command in (ask, imp, diff, check, est, db, serve):
+    play = sub.add_parser("playground", help="try the Slack app without a workspace: the real "
+                          "bot against a local Slack stand-in, and a page that plays Slack")
+    play.add_argument("--port", type=int, default=PLAYGROUND_PORT,
+                      help=f"the page's port on 127.0.0.1 (default {PLAYGROUND_PORT})")
+    play.add_argument("--slack-latency", type=float, default=0.0, metavar="SECONDS",
+                      help="make every Web API call take this long, as real Slack does")
+    play.add_argument("--open", action="store_true", help="open the page in a browser")
+    play.set_defaults(run=_playground)
+    for command in (ask, imp, diff, check, est, db, serve, play):
         _data_dir_option(command, argparse.SUPPRESS)
     return parser
 

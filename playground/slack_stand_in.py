@@ -1,0 +1,429 @@
+"""A local stand-in for Slack: its Web API over HTTP, response URLs, and Socket Mode's WebSocket
+(the tests' emulator and the playground's Slack).
+
+Everything listens on 127.0.0.1 and records what the bot sent. A test can make any Web API
+method fail on cue (status, body, headers, or a dropped connection).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs
+
+from websockets.sync.server import ServerConnection, serve
+
+BOT_USER = "UBOT"
+TEAM = "T0001"
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    headers: dict[str, str]
+    at: float = field(default_factory=time.monotonic)
+    # Set once the answer has been written back: the caller was still there to take it.
+    answered: bool = False
+    # What the stand-in answered (a posted message's ts, an opened view's id).
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class Fault:
+    status: int = 200
+    body: dict[str, Any] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    drop: bool = False
+    delay: float = 0.0
+    times: int = 1
+
+
+class SlackEmulator:
+    """`latency`: seconds every Web API call and response URL post waits before it is answered,
+    as real Slack takes 0.1-1 s (and sometimes much longer)."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
+        self.calls: list[Call] = []
+        self.lock = threading.Lock()
+        self.faults: dict[str, list[Fault]] = {}
+        # Each person's Slack locale (users.info with include_locale); en-US when not set.
+        self.locales: dict[str, str] = {}
+        # People Slack says are workspace admins (users.info's is_admin).
+        self.admins: set[str] = set()
+        # OAuth: the codes Slack would hand the redirect, by workspace, and the bot tokens it
+        # issued for each (oauth.v2.access); auth.test answers for the token it is given.
+        self.oauth_codes: dict[str, str] = {}
+        self.issued: dict[str, str] = {}  # token -> team
+        # Token rotation (an app with token_rotation_enabled): each bot token comes with a
+        # refresh token and lives this many seconds; None: tokens that never expire.
+        self.token_lifetime: int | None = None
+        self.refresh: dict[str, str] = {}  # refresh token -> team
+        # Uploaded files by path (/files-pri/...), served to a request with the bot's token.
+        self.files: dict[str, bytes] = {}
+        # Workflow steps completed (functions.completeSuccess/Error): Slack takes one each.
+        self.completed_functions: set[str] = set()
+        self._ts = itertools.count(1)
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.http.daemon_threads = True
+        self.http.request_queue_size = 1024  # a burst of replies must not be refused
+        self.ws_connections: list[ServerConnection] = []
+        self.ws_acks: dict[str, dict[str, Any]] = {}
+        self.ws = serve(self._ws_handler, "127.0.0.1", 0)
+        self.threads = [threading.Thread(target=self.http.serve_forever, daemon=True),
+                        threading.Thread(target=self.ws.serve_forever, daemon=True)]
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> SlackEmulator:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+        self.ws.shutdown()
+        for t in self.threads:
+            t.join(timeout=5)
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.http.server_address[1]}/api/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.ws.socket.getsockname()[1]}/link"
+
+    def response_url(self, name: str | None = None) -> str:
+        return f"http://127.0.0.1:{self.http.server_address[1]}/response/{name or uuid.uuid4()}"
+
+    def add_file(self, name: str, content: bytes) -> str:
+        """A file uploaded to Slack: its url_private_download, as Slack gives it."""
+        path = f"/files-pri/T111-F{len(self.files) + 1:04d}/download/{name}"
+        self.files[path] = content
+        return self.api_url.removesuffix("/api/") + path
+
+    def reset(self) -> None:
+        with self.lock:
+            self.calls.clear()
+            self.faults.clear()
+
+    # --- what tests use ----------------------------------------------------------------------
+
+    def fail(self, method: str, fault: Fault) -> None:
+        with self.lock:
+            self.faults.setdefault(method, []).append(fault)
+
+    def of(self, method: str) -> list[Call]:
+        with self.lock:
+            return [c for c in self.calls if c.method == method]
+
+    def wait_for(self, method: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.of(method)
+            if len(found) >= count:
+                return found
+            time.sleep(0.02)
+        raise AssertionError(f"expected {count} {method} call(s), got {len(self.of(method))}: "
+                             f"{[c.method for c in self.calls]}")
+
+    def replies(self) -> list[Call]:
+        """Every call that shows something to a person."""
+        with self.lock:
+            return [c for c in self.calls if c.method in (
+                "chat.postMessage", "chat.postEphemeral", "chat.update", "views.publish",
+                "views.open", "views.update", "response", "chat.unfurl",
+                "functions.completeSuccess", "functions.completeError")]
+
+    # --- HTTP --------------------------------------------------------------------------------
+
+    def _answer(self, method: str, params: dict[str, Any], token: str = "") -> dict[str, Any]:
+        ts = f"1700000000.{next(self._ts):06d}"
+        if method == "auth.test":
+            team = self.issued.get(token, TEAM)
+            return {"ok": True, "url": "https://example.invalid/", "team": "Test",
+                    "user": "mincards", "team_id": team, "user_id": BOT_USER, "bot_id": "BBOT"}
+        if method == "oauth.v2.access":
+            granted: str | None
+            if params.get("grant_type") == "refresh_token":
+                granted = self.refresh.pop(str(params.get("refresh_token") or ""), None)
+                if granted is None:
+                    return {"ok": False, "error": "invalid_refresh_token"}
+            else:
+                granted = self.oauth_codes.pop(str(params.get("code") or ""), None)
+                if granted is None:
+                    return {"ok": False, "error": "invalid_code"}
+            team = granted
+            token = f"xoxb-{team}-{next(self._ts)}-oauthtoken"
+            self.issued[token] = team
+            answer: dict[str, Any] = {
+                "ok": True, "access_token": token, "token_type": "bot",
+                "scope": "chat:write,commands", "bot_user_id": BOT_USER, "app_id": "A0001",
+                "team": {"id": team, "name": f"Team {team}"}, "enterprise": None,
+                "is_enterprise_install": False, "authed_user": {"id": "UINSTALLER"}}
+            if self.token_lifetime is not None:
+                refresh = f"xoxe-1-{team}-{next(self._ts)}-refresh"
+                self.refresh[refresh] = team
+                answer.update({"refresh_token": refresh, "expires_in": self.token_lifetime})
+            return answer
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.ws_url}
+        if method in ("chat.postMessage", "chat.update"):
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts") or ts,
+                    "message": {"text": params.get("text", ""), "ts": ts}}
+        if method == "chat.postEphemeral":
+            return {"ok": True, "message_ts": ts}
+        if method in ("views.publish", "views.open", "views.update"):
+            if method == "views.open" and not params.get("trigger_id"):
+                return {"ok": False, "error": "invalid_trigger_id"}
+            view = params.get("view")
+            if not isinstance(view, dict) or not isinstance(view.get("blocks"), list):
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True, "view": {"id": f"V{next(self._ts)}", **view}}
+        if method == "chat.unfurl":
+            # As Slack: the message's channel and ts (or its unfurl_id and source), and a
+            # JSON object of URL -> attachment.
+            unfurls = params.get("unfurls")
+            if isinstance(unfurls, str):
+                try:
+                    unfurls = json.loads(unfurls)
+                except ValueError:
+                    unfurls = None
+            known = (params.get("channel") and params.get("ts")) or (
+                params.get("unfurl_id") and params.get("source"))
+            if not known:
+                return {"ok": False, "error": "invalid_arguments"}
+            if not isinstance(unfurls, dict) or not unfurls:
+                return {"ok": False, "error": "invalid_unfurls_format"}
+            return {"ok": True}
+        if method in ("assistant.threads.setSuggestedPrompts", "assistant.threads.setTitle",
+                      "assistant.threads.setStatus"):
+            if not params.get("channel_id") or not params.get("thread_ts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("SuggestedPrompts") and not params.get("prompts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("setTitle") and not params.get("title"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("setStatus") and "status" not in params:
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True}
+        if method in ("functions.completeSuccess", "functions.completeError"):
+            execution = params.get("function_execution_id")
+            if not execution:
+                return {"ok": False, "error": "invalid_arguments"}
+            if execution in self.completed_functions:
+                return {"ok": False, "error": "function_execution_already_completed"}
+            if method.endswith("Success") and not isinstance(params.get("outputs"), dict):
+                return {"ok": False, "error": "invalid_arguments"}
+            if method.endswith("Error") and not params.get("error"):
+                return {"ok": False, "error": "invalid_arguments"}
+            self.completed_functions.add(str(execution))
+            return {"ok": True}
+        if method == "users.info":
+            user = str(params.get("user") or "")
+            if not user:
+                return {"ok": False, "error": "user_not_found"}
+            person: dict[str, Any] = {"id": user, "name": user.lower(), "tz": "Asia/Shanghai",
+                                      "is_admin": user in self.admins,
+                                      "is_owner": False, "is_primary_owner": False}
+            # As Slack: the locale only when asked for it.
+            if str(params.get("include_locale")).lower() in ("1", "true"):
+                person["locale"] = self.locales.get(user, "en-US")
+            return {"ok": True, "user": person}
+        return {"ok": False, "error": "unknown_method"}
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        emulator = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def handle(self) -> None:
+                with contextlib.suppress(OSError):  # a client that went away mid-request
+                    super().handle()
+
+            def do_GET(self) -> None:
+                if self.path.startswith("/files-pri/"):
+                    self._file()
+                    return
+                # slack_sdk sends some methods (users.info) as GET with a query string.
+                query = self.path.split("?", 1)[1] if "?" in self.path else ""
+                self._serve({k: v[0] for k, v in parse_qs(query).items()})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length).decode("utf-8", "replace")
+                if self.headers.get("Content-Type", "").startswith("application/json"):
+                    params = json.loads(raw or "{}")
+                else:
+                    params = {k: v[0] for k, v in parse_qs(raw).items()}
+                # As Slack: arguments in the query string count too (slack_sdk sends some
+                # methods' arguments there, assistant.threads.setTitle for one).
+                query = self.path.split("?", 1)[1] if "?" in self.path else ""
+                params = {**{k: v[0] for k, v in parse_qs(query).items()}, **params}
+                self._serve(params)
+
+            def _file(self) -> None:
+                if emulator.latency:  # Slack's file host takes its time as its API does
+                    time.sleep(emulator.latency)
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with emulator.lock:
+                    emulator.calls.append(Call("files", {"_url": self.path}, headers))
+                content = emulator.files.get(self.path)
+                if content is None or not headers.get("authorization", "").startswith(
+                        "Bearer xoxb-"):
+                    # Slack answers a file it will not give with its sign-in page.
+                    status, content = (404 if content is None else 200), b"<html>sign in</html>"
+                else:
+                    status = 200
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                with contextlib.suppress(OSError):
+                    self.wfile.write(content)
+
+            def _serve(self, params: dict[str, Any]) -> None:
+                for key in ("blocks", "view", "unfurls", "prompts", "outputs"):
+                    if isinstance(params.get(key), str):
+                        with contextlib.suppress(ValueError):
+                            params[key] = json.loads(params[key])
+                if self.path.startswith("/response/"):
+                    method = "response"
+                    params["_url"] = self.path
+                else:
+                    method = self.path.removeprefix("/api/").split("?", 1)[0]
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                bearer = headers.get("authorization", "")
+                token = bearer.removeprefix("Bearer ") if bearer.startswith("Bearer ") else \
+                    str(params.get("token") or "")
+                with emulator.lock:
+                    faults = emulator.faults.get(method) or []
+                    fault = faults[0] if faults else None
+                    if fault:
+                        fault.times -= 1
+                        if fault.times <= 0:
+                            faults.pop(0)
+                    call = Call(method, params, headers)
+                    emulator.calls.append(call)
+                if emulator.latency:
+                    time.sleep(emulator.latency)
+                if fault and fault.delay:
+                    time.sleep(fault.delay)
+                if fault and fault.drop:
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                if method == "response":
+                    body, status = b"ok", 200
+                    content_type = "text/plain"
+                else:
+                    answer = fault.body if fault and fault.body is not None else \
+                        emulator._answer(method, params, token)
+                    call.result = answer
+                    body, status = json.dumps(answer).encode(), 200
+                    content_type = "application/json; charset=utf-8"
+                if fault and fault.status != 200:
+                    status = fault.status
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for k, v in (fault.headers if fault else {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                except OSError:
+                    return  # the caller hung up (a bot killed mid-call): not answered
+                call.answered = True
+
+        return Handler
+
+    # --- Socket Mode -------------------------------------------------------------------------
+
+    def _ws_handler(self, conn: ServerConnection) -> None:
+        with self.lock:
+            self.ws_connections.append(conn)
+        conn.send(json.dumps({"type": "hello", "num_connections": 1,
+                              "connection_info": {"app_id": "A0001"}}))
+        try:
+            for raw in conn:
+                data = json.loads(raw)
+                if "envelope_id" in data:
+                    with self.lock:
+                        self.ws_acks[data["envelope_id"]] = {**data, "_at": time.monotonic()}
+        except Exception:  # the client went away: that is what reconnect tests do
+            pass
+        finally:
+            with self.lock:
+                if conn in self.ws_connections:
+                    self.ws_connections.remove(conn)
+
+    def drop_sockets(self) -> None:
+        """Close every Socket Mode connection from Slack's side, as Slack does on a bad day."""
+        with self.lock:
+            conns = list(self.ws_connections)
+        for conn in conns:
+            conn.close()
+
+    @staticmethod
+    def channel_of(call: Call) -> str:
+        """Where a reply landed: its channel, or for a response-URL post the name the URL was
+        made with (tests name them after the channel: `response_url(channel)`)."""
+        return str(call.params.get("channel") or call.params.get("_url", "").split("/")[-1])
+
+    def to_channel(self, channel: str) -> list[Call]:
+        """Replies that landed in one channel: posts, updates, ephemerals, response URLs."""
+        return [c for c in self.replies() if self.channel_of(c) == channel]
+
+    def wait_for_channel(self, channel: str, timeout: float = 10.0) -> list[Call]:
+        return wait_until(lambda: self.to_channel(channel), timeout,
+                          f"no reply in {channel}")
+
+    def wait_for_socket(self, timeout: float = 15.0) -> ServerConnection:
+        return wait_until(lambda: self.ws_connections[-1] if self.ws_connections else None,
+                          timeout, "no Socket Mode connection")
+
+    def send_socket_event(self, payload: dict[str, Any], timeout: float = 10.0) -> str:
+        """Deliver an events_api envelope and wait for the bot's ack; returns the envelope id."""
+        envelope_id = self.send_envelope("events_api", payload)
+        wait_until(lambda: self.ws_acks.get(envelope_id), timeout, "no ack for the envelope")
+        return envelope_id
+
+    def send_envelope(self, kind: str, payload: dict[str, Any]) -> str:
+        """Deliver an envelope (events_api, slash_commands, interactive) without waiting."""
+        envelope_id = str(uuid.uuid4())
+        conn = self.wait_for_socket()
+        conn.send(json.dumps({"envelope_id": envelope_id, "type": kind,
+                              "accepts_response_payload": kind != "events_api",
+                              "retry_attempt": 0, "retry_reason": "", "payload": payload}))
+        return envelope_id
+
+    def acked_at(self, envelope_id: str) -> float | None:
+        with self.lock:
+            ack = self.ws_acks.get(envelope_id)
+        return ack.get("_at") if ack else None
+
+
+def wait_until(probe: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(what)
