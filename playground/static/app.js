@@ -68,7 +68,9 @@ function apply(call) {
       break;
     }
     case "views.publish": S.home = p.view; break;
-    case "views.open": case "views.push": S.modals.push({ id: (r.view && r.view.id) || "V" + call.index, view: p.view, json: p }); break;
+    case "views.open": case "views.push":
+      if (!S.synced) break;  // a modal is of its moment: a reloaded page does not reopen it
+      S.modals.push({ id: (r.view && r.view.id) || "V" + call.index, view: p.view, json: p }); break;
     case "views.update": {
       const m = S.modals.find(x => x.id === p.view_id) || S.modals[S.modals.length - 1];
       if (m) Object.assign(m, { view: p.view, json: p });
@@ -307,6 +309,7 @@ async function poll() {
     S.after = data.next;
     S.sent = data.sent.length ? data.sent : S.sent;
     if (data.calls.length) { data.calls.forEach(apply); draw(); }
+    S.synced = true;
   } catch (e) {
     $("hint").textContent = "The playground stopped (" + e.message + ")";
     return;
