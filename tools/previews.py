@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Draw the bot's replies as Slack roughly shows them, and screenshot them for docs/.
+"""Draw the bot's replies as the playground draws them, and screenshot them.
 
-    .venv/bin/python tools/previews.py              # HTML and PNGs into docs/previews/, docs/
-    .venv/bin/python tools/previews.py --html-only  # HTML only (no Chromium needed)
+    .venv/bin/python tools/previews.py --out DIR    # HTML and PNGs of every scene into DIR
+    .venv/bin/python tools/previews.py --docs       # the README's pictures into docs/ (the
+                                                    # rest into docs/previews/, not committed)
+    .venv/bin/python tools/previews.py --out DIR --html-only   # no Chromium needed
     .venv/bin/python tools/previews.py --check-width  # does every reply fit 420 px and 900 px?
 
-Uses ../shared/tools/blockkit_preview.py (or --preview-tool) to turn Block Kit into HTML, and
-headless Chromium (`apt-get install -y chromium fonts-noto-cjk`) for the pictures, at a desktop
-width and a phone width. Every reply is built by the same pure functions the bot uses.
+One renderer for the playground and these pictures: playground/static/blockkit.js (Block Kit as
+DOM) and scene.js (a question and its reply), in headless Chromium (`apt-get install -y chromium
+fonts-noto-cjk`) at a desktop and a phone width. Every reply is built by the same pure functions
+the bot uses. Nothing outside the repository is needed.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ def surfaces(engine: Engine) -> dict[str, dict[str, Any]]:
     fields = [{"type": "mrkdwn", "text": f"*{name}*\n{value}"}
               for name, value in outputs.items() if name != "lead"]
     return {
-        "unfurl": {**card, "text": link.url, "_question": LINK},
+        "unfurl": {**card, "text": link.url, "_question": LINK, "_unfurl": LINK},
         "assistant": {"text": greeting, "blocks": [
             {"type": "section", "text": {"type": "mrkdwn", "text": greeting}},
             {"type": "context", "elements": [{"type": "mrkdwn", "text": t(
@@ -114,13 +117,20 @@ def surfaces(engine: Engine) -> dict[str, dict[str, Any]]:
     }
 
 
-def render(tool: Path, payload: dict[str, Any], width: int, html: Path) -> None:
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
-                                     encoding="utf-8") as f:
-        json.dump(payload, f, ensure_ascii=False)
-    subprocess.run([sys.executable, str(tool), f.name, "--width", str(width), "--fallback",
-                    "-o", str(html)], check=True)
-    Path(f.name).unlink()
+STATIC = ROOT / "playground" / "static"
+
+
+def render(payload: dict[str, Any], width: int, html: Path) -> None:
+    """A page drawing one scene `width` px wide with the playground's renderer."""
+    data = json.dumps(payload, ensure_ascii=False).replace("</", "<\\/")
+    html.write_text(f"""<!doctype html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="{(STATIC / 'style.css').as_uri()}">
+<style>body {{ background: #fff; }} #scene {{ width: {width}px; padding: 8px; }}</style>
+</head><body><div id="scene"></div>
+<script id="payload" type="application/json">{data}</script>
+<script src="{(STATIC / 'blockkit.js').as_uri()}"></script>
+<script src="{(STATIC / 'scene.js').as_uri()}"></script>
+</body></html>""", encoding="utf-8")
 
 
 def screenshot(chromium: str, html: Path, png: Path, width: int, height: int) -> None:
@@ -161,7 +171,7 @@ def overflow(chromium: str, html: Path, width: int) -> int:
 WIDTHS = (("d", 860, 900, 1100), ("p", 400, 420, 1500))  # (tag, drawn at, window, height)
 
 
-def measure(tool: Path, chromium: str, widths: tuple[tuple[str, int, int, int], ...] = WIDTHS
+def measure(chromium: str, widths: tuple[tuple[str, int, int, int], ...] = WIDTHS
             ) -> dict[tuple[str, int], int]:
     """Every scene drawn at each width: (scene, window px) -> boxes cut off (0: it fits)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -169,7 +179,7 @@ def measure(tool: Path, chromium: str, widths: tuple[tuple[str, int, int, int], 
         for name, payload in payloads(Engine()).items():
             for tag, width, window, _ in widths:
                 html = Path(folder) / f"{name}-{tag}.html"
-                render(tool, payload, width, html)
+                render(payload, width, html)
                 jobs.append(((name, window), html))
         # Two browsers at a time: each is a process of its own.
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -177,47 +187,48 @@ def measure(tool: Path, chromium: str, widths: tuple[tuple[str, int, int, int], 
             return {key: boxes for (key, _), boxes in zip(jobs, counts, strict=True)}
 
 
-def check_width(tool: Path, chromium: str) -> int:
+def check_width(chromium: str) -> int:
     """Every scene at both widths: a line each, and 1 if any reply is cut off."""
-    result = measure(tool, chromium)
+    result = measure(chromium)
     for (name, window), boxes in result.items():
         print(f"{name:14} {window:4} px  " + (f"CUT OFF ({boxes} boxes)" if boxes else "fits"))
     return 1 if any(result.values()) else 0
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--preview-tool", type=Path,
-                    default=ROOT.parent / "shared" / "tools" / "blockkit_preview.py")
-    ap.add_argument("--out", type=Path, default=ROOT / "docs")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path, help="the folder to write the pictures into")
+    where.add_argument("--docs", action="store_true",
+                       help="write the README's pictures into docs/ (and the rest into "
+                       "docs/previews/)")
     ap.add_argument("--html-only", action="store_true")
     ap.add_argument("--check-width", action="store_true",
                     help="measure each reply at 900 and 420 px; exit 1 if any is cut off")
     args = ap.parse_args()
-    if not args.preview_tool.exists():
-        print(f"no preview tool at {args.preview_tool}: pass --preview-tool", file=sys.stderr)
-        return 2
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not args.html_only and not chromium:
+    if (args.check_width or not args.html_only) and not chromium:
         print("no chromium: apt-get install -y chromium fonts-noto-cjk, or --html-only",
               file=sys.stderr)
         return 2
     if args.check_width:
-        if chromium is None:
-            print("no chromium: apt-get install -y chromium", file=sys.stderr)
-            return 2
-        return check_width(args.preview_tool, chromium)
-    work = args.out / "previews"
+        assert chromium is not None
+        return check_width(chromium)
+    if args.out is None and not args.docs:
+        print("say where: --out DIR, or --docs for the README's pictures", file=sys.stderr)
+        return 2
+    out = ROOT / "docs" if args.docs else args.out
+    work = out / "previews" if args.docs else out
     work.mkdir(parents=True, exist_ok=True)
     for name, payload in payloads(Engine()).items():
         for tag, width, window, height in WIDTHS:
             html = work / f"{name}-{tag}.html"
-            render(args.preview_tool, payload, width, html)
+            render(payload, width, html)
             if args.html_only or chromium is None:
                 continue
-            target = args.out if name in DOCS else work
+            target = out if args.docs and name in DOCS else work
             screenshot(chromium, html, target / f"{name}-{tag}.png", window, height)
-    print(f"wrote {work}" + ("" if args.html_only else f" and PNGs in {args.out}"))
+    print(f"wrote {work}" + ("" if args.html_only else f" and PNGs in {out}"))
     return 0
 
 
