@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +17,6 @@ import pytest
 
 from tests.conftest import ROOT
 
-PACKAGE = ROOT / "mincards"
 # Which part of mincards each part may import. A part is a stage folder of bot/, one of the
 # modules every stage shares, the command line, or the Slack adapters.
 COMMON = {"errors", "language", "shallow_json"}
@@ -44,19 +42,31 @@ SLACK = ("slack_bolt", "slack_sdk", "aiohttp", "gunicorn", "redis")
 BARE = ("bot", "handlers", "mincards_data", "playground")
 
 
-def module_name(path: Path) -> str:
-    """The dotted name a file under mincards/ is imported as (through its links)."""
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(("mincards", *parts))
+# Where each installed name's files live in the repository (pyproject.toml's package-dir).
+FOLDERS = {"mincards": ROOT / "mincards", "mincards.bot": ROOT / "bot",
+           "mincards.handlers": ROOT / "handlers", "mincards.playground": ROOT / "playground",
+           "mincards.data": ROOT / "data"}
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the package, found through its links to bot/, handlers/ and data/."""
-    files = [Path(folder, name) for folder, _, names in os.walk(PACKAGE, followlinks=True)
-             for name in names if name.endswith(".py")]
-    return {module_name(p): p for p in sorted(files)}
+    """Every module of the package, by the name it is imported as, from its mapped folders."""
+    found: dict[str, Path] = {}
+    for name, folder in FOLDERS.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join((name, *parts))] = path
+    return found
+
+
+def test_the_package_maps_the_folders_without_links() -> None:
+    """pyproject.toml maps the top-level folders into `mincards`; the tree holds no links."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for name, folder in FOLDERS.items():
+        assert f'"{name}" = "{folder.name}"' in text
+    links = [p for folder in FOLDERS.values() for p in folder.rglob("*") if p.is_symlink()]
+    assert links == [] and not any(p.is_symlink() for p in (ROOT / "mincards").iterdir())
 
 
 def imported(path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
@@ -96,7 +106,7 @@ def test_every_module_sits_in_a_known_part() -> None:
 
 @pytest.mark.parametrize("stage", [*STAGES, "handlers"])
 def test_each_stage_says_what_it_takes_gives_and_may_import(stage: str) -> None:
-    folder = PACKAGE / ("handlers" if stage == "handlers" else f"bot/{stage}")
+    folder = ROOT / ("handlers" if stage == "handlers" else f"bot/{stage}")
     doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
     assert doc and "import" in doc.lower(), f"{folder}/__init__.py needs a docstring"
 
@@ -111,7 +121,7 @@ def test_imports_run_one_way() -> None:
                 continue
             there = part(name)
             if there != here and there not in ALLOWED[here] | COMMON:
-                wrong.append(f"{path.relative_to(PACKAGE)}:{line} ({here}) imports {name} "
+                wrong.append(f"{path.relative_to(ROOT)}:{line} ({here}) imports {name} "
                              f"({there})")
     assert not wrong, "\n".join(wrong)
 
