@@ -217,3 +217,37 @@ def test_a_port_in_use_is_one_line() -> None:
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
         f"mincards playground: port {port} is in use: pass --port with another"]
+
+
+def test_the_assistant_pane_greets_suggests_and_answers(page: Any) -> None:
+    page.click("#nav-dm")
+    page.click("#new-assistant")
+    page.locator("#thread .message.bot").first.wait_for()
+    assert "Ascend NPUs" in page.locator("#thread .message.bot").first.inner_text()
+    prompt = page.locator("#prompts .prompt").first
+    prompt.wait_for()
+    prompt.click()
+    page.wait_for_function(
+        "document.querySelectorAll('#thread .message.bot').length >= 2")
+    page.wait_for_function("document.querySelector('#thread-title').innerText !== 'Assistant'")
+
+
+def test_unknown_blocks_are_drawn_as_their_json_with_a_warning(browser: Any,
+                                                               tmp_path: Path) -> None:
+    from tests.conftest import load_module
+
+    previews = load_module(Path(__file__).resolve().parent.parent / "tools" / "previews.py",
+                           "previews")
+    html = tmp_path / "unknown.html"
+    previews.render({"text": "t", "blocks": [
+        {"type": "section", "text": {"type": "mrkdwn",
+                                     "text": "*known* &lt;script&gt;x&lt;/script&gt;"}},
+        {"type": "mystery_block", "payload": "kept"}]}, 600, html)
+    shown = browser.new_page()
+    shown.goto(html.as_uri())
+    assert "not drawn by the playground: block mystery_block" in shown.inner_text(".unknown")
+    assert '"payload": "kept"' in shown.inner_text(".unknown pre")
+    # Escaped as the bot escapes it, shown as the text it is, never run.
+    assert "<script>x</script>" in shown.inner_text(".block.section")
+    assert shown.locator("#scene script").count() == 0
+    shown.close()
