@@ -2,18 +2,23 @@
 
 Checking the data files (pydantic, the cross-checks) is most of what a start would cost. What it
 gives is kept with the exact bytes it came from: the data files and the source of the code that
-read them (the facts stage). A start reads those bytes again and takes the kept value only when
-every one is equal, so an edited file, an imported page or changed code is checked afresh and
-never answered from an old copy.
+read them (the facts stage). A start reads those bytes once, makes the value from exactly those
+bytes (facts/data_bytes.snapshot: a file changing meanwhile cannot put one version's facts under
+another's bytes), and takes a kept value only when every input is equal, so an edited file, an
+imported page or changed code is checked afresh and never answered from an old copy.
 
-Where: $MINCARDS_CACHE (a folder; `off` for none), else $XDG_CACHE_HOME/mincards, else
-~/.cache/mincards; a file per data folder, for the last few folders used. Values are pickled,
-and unpickling can run code, so a folder or file that anyone but this user could write is never
-read. Any failure to read or write is ignored: the cache only saves time.
+The file holds a SHA-256 digest of the rest, checked before anything in it is used: a flipped
+bit, a truncated write, anything but what was written is made again, never a crash or another
+answer. Where: $MINCARDS_CACHE (a folder, `~` expanded; `off`, `false`, `0` or `no` for none),
+else $XDG_CACHE_HOME/mincards, else ~/.cache/mincards; a file per data folder, for the last few
+folders used. Values are pickled, and unpickling can run code, so a folder or file that anyone
+but this user could write is never read. A `.partial` file left by a start killed mid-write is
+removed by the next write. Any failure to read or write is ignored: the cache only saves time.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import sys
@@ -22,8 +27,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar, cast
 
+from mincards.bot.errors import DataError
+from mincards.bot.facts.data_bytes import read_bounded, snapshot
+
 CACHE_ENV = "MINCARDS_CACHE"
-FORMAT = 1
+FORMAT = 2
+MAGIC = b"mincards-checked-facts\n"
+OFF = ("", "off", "false", "0", "no")
 KEEP_FILES = 8  # data folders remembered; the least recently written go first
 T = TypeVar("T")
 _OTHERS_WRITE = 0o022
@@ -33,7 +43,9 @@ def cache_dir() -> Path | None:
     """The folder the cache lives in, or None when it is turned off."""
     configured = os.environ.get(CACHE_ENV)
     if configured is not None:
-        return None if configured.strip().lower() in ("", "off", "0", "no") else Path(configured)
+        if configured.strip().lower() in OFF:
+            return None
+        return Path(configured.strip()).expanduser()
     base = os.environ.get("XDG_CACHE_HOME")
     if not base:
         try:
@@ -52,8 +64,8 @@ def _only_mine(path: Path) -> bool:
 
 def _read(paths: Sequence[Path]) -> dict[str, bytes] | None:
     try:
-        return {str(p): p.read_bytes() for p in paths}
-    except OSError:
+        return {str(p): read_bounded(p) for p in paths}
+    except DataError:
         return None  # a file that cannot be read is the checker's to report
 
 
@@ -67,19 +79,25 @@ class CheckedCache:
         name = f"facts-{zlib.crc32(f'{key}{sys.version}'.encode()):08x}.pickle"
         self.path = folder / name if folder else None
 
-    def value(self, make: Callable[[], T]) -> T:
-        """The kept value when every input is byte for byte what it was made from; else
-        `make()`, kept unless an input changed meanwhile (a page imported while this process
-        started: it is made again next time)."""
+    def value(self, make: Callable[[], T],
+              accept: Callable[[object], bool] = lambda _: True) -> T:
+        """The kept value when every input is byte for byte what it was made from (and
+        `accept` takes it); else `make()`, run on exactly the bytes read here, and kept."""
         seen = _read(self.inputs)
-        if self.path is None or seen is None:
+        if seen is None:
             return make()
+        if self.path is None:
+            with snapshot(seen):
+                return make()
         kept = self._recall(self.path, seen)
-        if kept is not None:
-            return cast("T", kept)
-        made = make()
-        if _read(self.inputs) == seen:
-            self._keep(self.path, seen, made)
+        try:
+            if kept is not None and accept(kept):
+                return cast("T", kept)
+        except Exception:  # a kept value that does not fit this code: made again
+            pass
+        with snapshot(seen):
+            made = make()
+        self._keep(self.path, seen, made)
         return made
 
     @staticmethod
@@ -87,7 +105,12 @@ class CheckedCache:
         try:
             if not (_only_mine(path.parent) and _only_mine(path)):
                 return None
-            kept = pickle.loads(path.read_bytes())
+            raw = path.read_bytes()
+            head, digest = len(MAGIC), slice(len(MAGIC), len(MAGIC) + 32)
+            body = raw[len(MAGIC) + 32:]
+            if raw[:head] != MAGIC or hashlib.sha256(body).digest() != raw[digest]:
+                return None  # not what was written: never unpickled
+            kept = pickle.loads(body)
             if kept["format"] == FORMAT and kept["inputs"] == seen:
                 return kept["value"]
         except Exception:  # missing, unreadable, truncated or from other code: make it again
@@ -100,10 +123,11 @@ class CheckedCache:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not _only_mine(path.parent):
                 return
-            kept = pickle.dumps({"format": FORMAT, "inputs": seen, "value": value},
+            body = pickle.dumps({"format": FORMAT, "inputs": seen, "value": value},
                                 protocol=pickle.HIGHEST_PROTOCOL)
         except (OSError, pickle.PicklingError):
             return
+        kept = MAGIC + hashlib.sha256(body).digest() + body
         # Written whole under another name and renamed: a reader never sees half a file.
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
         try:
@@ -117,11 +141,27 @@ class CheckedCache:
         _forget_old(path.parent)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's: alive
+    return True
+
+
 def _forget_old(folder: Path) -> None:
+    """The least recently written files past KEEP_FILES, and any `.partial` whose writer is
+    gone (a start killed mid-write)."""
     try:
         kept = sorted(folder.glob("facts-*.pickle"), key=lambda p: p.stat().st_mtime,
                       reverse=True)
         for old in kept[KEEP_FILES:]:
             old.unlink(missing_ok=True)
+        for partial in folder.glob("facts-*.partial"):
+            pid = partial.name.split(".")[-2]
+            if not pid.isdigit() or not _alive(int(pid)):
+                partial.unlink(missing_ok=True)
     except OSError:
         return

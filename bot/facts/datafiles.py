@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mincards.bot.errors import DataError
+from mincards.bot.facts.data_bytes import read_bounded
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -28,8 +29,8 @@ def read_toml(path: Path) -> dict[str, Any]:
     import tomllib  # here: a start with checked facts kept reads no TOML
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(read_bounded(path).decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(path, f"cannot read: {exc}") from None
 
 

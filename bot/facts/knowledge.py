@@ -152,7 +152,17 @@ def load_knowledge(data_dir: Path | None = None, *, cached: bool = True) -> Know
     # any other.
     files = [path for f in DATA_FILES if (path := data_dir / f).exists()]
     kept = CheckedCache(str(data_dir.resolve()), [*files, *FACTS_CODE])
-    return Knowledge(*kept.value(lambda: _check(data_dir)))
+    return Knowledge(*kept.value(lambda: _check(data_dir), accept=_is_checked))
+
+
+_PARTS = (Table, Catalogue, Vocabulary, Hardware, StandIns, Throughputs, KnownModels)
+
+
+def _is_checked(value: object) -> bool:
+    """Whether a recalled value is what `_check` makes: anything else is made again."""
+    return (isinstance(value, tuple) and len(value) == len(_PARTS) + 1
+            and all(isinstance(v, kind) for v, kind in zip(value, _PARTS, strict=False))
+            and (value[-1] is None or isinstance(value[-1], Calibration)))
 
 
 def _check(data_dir: Path

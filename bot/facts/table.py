@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from mincards.bot.errors import DataError
+from mincards.bot.facts.data_bytes import MAX_FILE_BYTES, read_bounded
 from mincards.bot.facts.datafiles import STRICT_KEYS, validate
 
 NOT_SUPPORTED = "-"
@@ -34,7 +35,6 @@ _COUNT = re.compile(r"^\d{1,7}$")
 # spaces: never a spreadsheet formula (=, +, -, @ first) or a quote, pipe or bang.
 _MODEL_NAME = re.compile(r"^[^\W_][\w.\-/:+() ]{0,79}$")
 # A file this large is not a table of a few hundred rows: refused before it is read.
-MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 def model_name_problem(name: str) -> str | None:
@@ -328,19 +328,13 @@ def parse_table(text: str, path: Path | str = "<table>", *,
 
 def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
     """A data or page file as text; a UTF-8 byte-order mark (Excel, Notepad) is dropped. At
-    most `max_bytes` are read: a larger file (or /dev/zero) is refused, not read whole."""
+    most `max_bytes` are read, of a regular file only (facts/data_bytes)."""
+    raw = read_bounded(path, max_bytes)
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(max_bytes + 1)
-        if len(raw) > max_bytes:
-            raise DataError(path, f"is larger than {max_bytes // (1024 * 1024)} MB: not a page or "
-                            "table this tool reads")
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 (in "
                         "Excel: 'CSV UTF-8')") from None
-    except OSError as exc:
-        raise DataError(path, f"cannot read: {exc.strerror or exc}") from None
 
 
 def load_table(path: Path, *, strategies: Collection[str] | None = None,
