@@ -3,6 +3,8 @@
 Both run the Bolt app on asyncio. HTTP mode: gunicorn keeps WEB_CONCURRENCY worker processes,
 each an aiohttp server (gunicorn's aiohttp worker). On SIGTERM, in both modes, no new request is
 taken, the replies already acknowledged are finished (bounded), and then the process exits.
+SIGHUP: in Socket Mode the same drain and exit (before, it killed the process at once); in HTTP
+mode gunicorn's own reload, which starts new workers and lets the old ones finish theirs.
 """
 
 from __future__ import annotations
@@ -103,12 +105,21 @@ async def _socket_mode(settings: Settings, engine: Engine) -> None:
     handler = GuardedSocketModeHandler(bolt, token.get_secret_value())
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    received: list[str] = []
+
+    def stopping(name: str) -> None:
+        received.append(name)
+        stop.set()
+
+    # SIGHUP (a closed terminal, a supervisor's "reload") drains as SIGTERM does: nothing
+    # acknowledged is dropped; the supervisor starts the new process.
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, stopping, sig.name)
     await handler.connect_async()
     log.info("Socket Mode: connected")
     await stop.wait()
-    log.info("stopping: no new events; finishing %d acknowledged", len(services.inflight))
+    log.info("stopping on %s: no new events; finishing %d acknowledged",
+             received[0] if received else "a signal", len(services.inflight))
     # Closing the connection first: Slack sends new events to another open connection.
     await handler.close_async()
     await services.inflight.drain()

@@ -10,7 +10,10 @@ counted and noted once a minute (handlers.logs.Notices).
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from slack_bolt.adapter.socket_mode.async_base_handler import AsyncBaseSocketModeHandler
@@ -44,10 +47,71 @@ def _message(raw: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+# A reconnect waits longer each time Slack closes a new connection at once: from BASE seconds,
+# doubling to CAP, each with jitter (half to all of it), so many bots do not come back in step.
+# A connection that lived STABLE seconds resets the count: the next drop reconnects at once.
+BACKOFF_BASE_SECONDS = 0.5
+BACKOFF_CAP_SECONDS = 60.0
+STABLE_SECONDS = 30.0
+# slack_sdk logs every reconnect at INFO, three lines each: counted here, said once a minute.
+_RECONNECT_LINES = ("Received CLOSE event", "A new session (", "The old session (",
+                    "Reconnecting...", "seems to be stale")
+
+
+@dataclass
+class Backoff:
+    base: float = BACKOFF_BASE_SECONDS
+    cap: float = BACKOFF_CAP_SECONDS
+    stable: float = STABLE_SECONDS
+    failures: int = 0
+    connected_at: float | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    def wait(self, now: float) -> float:
+        """Seconds to wait before this reconnect: none after a connection that lived, else
+        growing with jitter."""
+        if self.connected_at is not None and now - self.connected_at >= self.stable:
+            self.failures = 0
+        self.failures += 1
+        if self.failures == 1:
+            return 0.0
+        ceiling = min(self.cap, self.base * 2 ** (self.failures - 2))
+        return self.rng.uniform(ceiling / 2, ceiling)
+
+
+class _QuietReconnects(logging.Filter):
+    """slack_sdk's per-reconnect INFO lines become one counted line a minute."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        text = record.getMessage()
+        if any(line in text for line in _RECONNECT_LINES):
+            NOTICES.note("socket_reconnect", "Socket Mode reconnected to Slack")
+            return False
+        return True
+
+
+SOCKET_LOG = logging.getLogger("mincards.socket")
+SOCKET_LOG.addFilter(_QuietReconnects())
+
+
 class GuardedSocketModeClient(SocketModeClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.running: set[asyncio.Future[None]] = set()
+        self.backoff = Backoff()
+
+    async def connect_to_new_endpoint(self, force: bool = False) -> None:
+        """slack_sdk's reconnect, after a growing, jittered wait when Slack keeps closing new
+        connections (it asked for a new URL 22 times a second before)."""
+        wait = self.backoff.wait(time.monotonic())
+        if wait and not self.closed:
+            await asyncio.sleep(wait)
+        if self.closed:
+            return
+        await super().connect_to_new_endpoint(force)
+        self.backoff.connected_at = time.monotonic()
 
     async def process_message(self) -> None:
         raw = await self.message_queue.get()
@@ -81,7 +145,7 @@ class GuardedSocketModeHandler(AsyncBaseSocketModeHandler):
         self.app = app
         self.bolt = app
         self.app_token = app_token
-        self.client = GuardedSocketModeClient(app_token=app_token, logger=app.logger,
+        self.client = GuardedSocketModeClient(app_token=app_token, logger=SOCKET_LOG,
                                               web_client=app.client)
         self.client.socket_mode_request_listeners.append(self.handle)
 

@@ -78,6 +78,7 @@ class SlackEmulator:
         self.http.request_queue_size = 1024  # a burst of replies must not be refused
         self.ws_connections: list[ServerConnection] = []
         self.ws_acks: dict[str, dict[str, Any]] = {}
+        self.close_new_sockets = False
         self.ws = serve(self._ws_handler, "127.0.0.1", 0)
         self.threads = [threading.Thread(target=self.http.serve_forever, daemon=True),
                         threading.Thread(target=self.ws.serve_forever, daemon=True)]
@@ -356,6 +357,9 @@ class SlackEmulator:
     # --- Socket Mode -------------------------------------------------------------------------
 
     def _ws_handler(self, conn: ServerConnection) -> None:
+        if self.close_new_sockets:  # Slack on a bad day: every new connection closed at once
+            conn.close()
+            return
         with self.lock:
             self.ws_connections.append(conn)
         conn.send(json.dumps({"type": "hello", "num_connections": 1,

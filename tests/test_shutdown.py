@@ -16,8 +16,8 @@ SLOW_SLACK = 1.5  # seconds per Web API call: replies are still in flight at the
 COUNT = 20
 
 
-def _stop(pid: int, timeout: float = 40) -> int:
-    os.killpg(pid, signal.SIGTERM)
+def _stop(pid: int, timeout: float = 40, sig: signal.Signals = signal.SIGTERM) -> int:
+    os.killpg(pid, sig)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -62,3 +62,25 @@ def test_socket_mode_finishes_what_it_acknowledged(tmp_path: Path) -> None:
         log = bot.log_text()
     assert answered == {f"CW{i:03d}" for i in range(COUNT)}
     assert code == 0 and "Traceback" not in log
+
+
+def test_socket_mode_drains_on_sighup_with_replies_waiting_on_a_429(tmp_path: Path) -> None:
+    """A closed terminal sends SIGHUP: it used to kill Socket Mode at once, losing what was
+    acknowledged; now it drains as SIGTERM does, retries after Slack's 429 included."""
+    from tests.slack_emulator import Fault
+
+    with SlackEmulator(latency=0.3) as emulator, running_bot(
+            emulator, tmp_path, socket_mode=True) as bot:
+        emulator.reset()
+        emulator.fail("chat.postMessage", Fault(status=429, headers={"Retry-After": "1"},
+                                                body={"ok": False, "error": "ratelimited"},
+                                                times=3))
+        for i in range(5):
+            emulator.send_socket_event(event_callback(mention("glm4-9b full",
+                                                              channel=f"CH{i:03d}")))
+        code = _stop(bot.process.pid, sig=signal.SIGHUP)
+        answered = {c.params.get("channel") for c in emulator.of("chat.postMessage")
+                    if c.answered and c.result and c.result.get("ok")}
+        log = bot.log_text()
+    assert answered == {f"CH{i:03d}" for i in range(5)}
+    assert code == 0 and "stopping on SIGHUP" in log and "Traceback" not in log

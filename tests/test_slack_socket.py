@@ -132,3 +132,28 @@ def test_unfurls_the_assistant_pane_and_the_workflow_step_over_socket_mode(
                                        inputs={"model": "qwen3-8b", "strategy": "lora"}))
     (done,) = emulator.wait_for("functions.completeSuccess")
     assert done.params["outputs"]["lead"].startswith("Qwen3-8B")
+
+
+def test_reconnects_back_off_when_slack_closes_every_new_connection(
+        bot: Bot, emulator: SlackEmulator) -> None:
+    """Before: 441 apps.connections.open calls in 20 s and a log line each. Now a growing,
+    jittered wait, a counted line a minute, and back at once when Slack is well again."""
+    log_before = len(bot.log_text())
+    opened = len(emulator.of("apps.connections.open"))
+    emulator.close_new_sockets = True
+    try:
+        emulator.drop_sockets()
+        time.sleep(10)
+        asked = len(emulator.of("apps.connections.open")) - opened
+        assert 2 <= asked <= 16, asked
+        # What an operator reads (INFO and above; this bot logs DEBUG for the tests).
+        said = [line for line in bot.log_text()[log_before:].splitlines()
+                if " DEBUG " not in line and line.strip()]
+        assert len(said) <= 6 and sum("reconnected to Slack" in x for x in said) <= 1, said
+    finally:
+        emulator.close_new_sockets = False
+    wait_until(lambda: emulator.ws_connections, 70, "no Socket Mode connection after Slack "
+               "accepted them again")
+    emulator.calls.clear()
+    emulator.send_socket_event(event_callback(mention("qwen3-8b lora")))
+    emulator.wait_for("chat.postMessage")
