@@ -32,6 +32,7 @@ from mincards.handlers import (
 from mincards.handlers.answering import Answering
 from mincards.handlers.conversations import Conversations
 from mincards.handlers.dedupe import dedupe_middleware
+from mincards.handlers.identity import single_workspace
 from mincards.handlers.inflight import InFlight
 from mincards.handlers.observe import observe_middleware
 from mincards.handlers.preferences_store import PreferenceStore
@@ -64,11 +65,13 @@ def _kind(body: Any) -> str:
 
 
 class _SameToken(logging.Filter):
-    """Bolt warns that SLACK_BOT_TOKEN is "unused" when a client is given; the client given
-    carries that very token, so the warning would only mislead whoever reads the log."""
+    """Bolt warns that SLACK_BOT_TOKEN is "unused" or "ignored" when a client or an authorize
+    is given; both carry that very token, so the warning would only mislead whoever reads the
+    log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return "`token` will be unused" not in record.getMessage()
+        message = record.getMessage()
+        return "`token` will be unused" not in message and "will be ignored" not in message
 
 
 BOLT_LOG = logging.getLogger("mincards.bolt")
@@ -105,7 +108,10 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                                retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret
     store = preference_store(settings)
-    app = AsyncApp(client=client,
+    # One bot token: who it is was asked once at start (handlers.identity), never per request.
+    authorize = (single_workspace(token, client) if token is not None and not settings.oauth
+                 else None)
+    app = AsyncApp(client=client, authorize=authorize,
                    signing_secret=secret.get_secret_value() if secret else "",
                    # Socket Mode messages are not signed; HTTP requests always are checked,
                    # once: by handlers/web.py when it fronts the app, else by Bolt.

@@ -151,6 +151,9 @@ def check_token(settings: Settings) -> None:
         raise SettingsError(f"cannot reach Slack at SLACK_API_URL "
                             f"({settings.slack_api_url}): {exc}") from None
     log.info("connected to Slack as %s in team %s", identity.get("user"), identity.get("team"))
+    from mincards.handlers.identity import remember
+
+    remember(identity)  # the workers forked after this need not ask again
 
 
 def check_redis(settings: Settings) -> None:

@@ -84,3 +84,32 @@ def test_socket_mode_drains_on_sighup_with_replies_waiting_on_a_429(tmp_path: Pa
         log = bot.log_text()
     assert answered == {f"CH{i:03d}" for i in range(5)}
     assert code == 0 and "stopping on SIGHUP" in log and "Traceback" not in log
+
+
+def test_a_new_workers_first_requests_never_wait_on_auth_test(tmp_path: Path) -> None:
+    """auth.test is asked once, by `serve` before it listens; workers forked after it answer
+    their first requests at once. Before: one auth.test per concurrent first request, each
+    acknowledgement after it (4.0 s with Slack at 4 s; a 500 past 10 s)."""
+    import concurrent.futures
+    import json
+
+    from tests.slack_emulator import Fault
+
+    with SlackEmulator() as emulator:
+        emulator.fail("auth.test", Fault(delay=4.0, times=1000))
+        with running_bot(emulator, tmp_path, extra_env={"WEB_CONCURRENCY": "2"}) as bot:
+            sender = SlackSender(bot.base_url, SIGNING_SECRET)
+            bodies = [json.dumps(event_callback(mention("qwen3-8b lora", channel=f"CA{i:03d}")))
+                      for i in range(20)]
+
+            def post(body: str) -> tuple[int, float]:
+                started = time.monotonic()
+                status = sender.post(body, "application/json").status
+                return status, time.monotonic() - started
+
+            with concurrent.futures.ThreadPoolExecutor(20) as pool:
+                results = list(pool.map(post, bodies))
+            assert all(status == 200 for status, _ in results)
+            assert max(took for _, took in results) < 1.0, results
+            emulator.wait_for("chat.postMessage", count=20, timeout=20)
+            assert len(emulator.of("auth.test")) == 1  # serve's own, before it listened
