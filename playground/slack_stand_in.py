@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import ServerConnection, serve
 
 BOT_USER = "UBOT"
@@ -408,14 +409,27 @@ class SlackEmulator:
         wait_until(lambda: self.ws_acks.get(envelope_id), timeout, "no ack for the envelope")
         return envelope_id
 
-    def send_envelope(self, kind: str, payload: dict[str, Any]) -> str:
-        """Deliver an envelope (events_api, slash_commands, interactive) without waiting."""
+    def send_envelope(self, kind: str, payload: dict[str, Any], timeout: float = 15.0) -> str:
+        """Deliver an envelope (events_api, slash_commands, interactive) without waiting for
+        its ack; a connection that closes as it is sent is dropped and the envelope goes to the
+        next one, as Slack delivers to another open connection."""
         envelope_id = str(uuid.uuid4())
-        conn = self.wait_for_socket()
-        conn.send(json.dumps({"envelope_id": envelope_id, "type": kind,
+        message = json.dumps({"envelope_id": envelope_id, "type": kind,
                               "accepts_response_payload": kind != "events_api",
-                              "retry_attempt": 0, "retry_reason": "", "payload": payload}))
-        return envelope_id
+                              "retry_attempt": 0, "retry_reason": "", "payload": payload})
+        deadline = time.monotonic() + timeout
+        while True:
+            conn = self.wait_for_socket(max(0.1, deadline - time.monotonic()))
+            try:
+                conn.send(message)
+                return envelope_id
+            except ConnectionClosed:
+                with self.lock:
+                    if conn in self.ws_connections:
+                        self.ws_connections.remove(conn)
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def acked_at(self, envelope_id: str) -> float | None:
         with self.lock:

@@ -234,7 +234,8 @@ def test_files_past_the_size_limit_are_refused_unread(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="larger than 20 MB"):
         read_text_file(big)
     started = time.monotonic()
-    with pytest.raises(DataError, match="larger than"):
+    # A device is refused before anything is read from it.
+    with pytest.raises(DataError, match="not a regular file"):
         read_text_file(Path("/dev/zero"))
     assert time.monotonic() - started < 5
 
