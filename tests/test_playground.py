@@ -178,10 +178,13 @@ def test_what_anyone_typed_is_shown_as_text(page: Any) -> None:
 def test_the_phone_width_keeps_the_lead_in_view(page: Any) -> None:
     page.set_viewport_size({"width": 420, "height": 900})
     page.check("#phone")
+    asked = page.locator("#messages .message.you").count()
     say(page, "@mincards qwen2.5-32b vs qwen2.5-72b lora")
-    page.locator("#messages .replies").last.click()
+    mine = page.locator("#messages .message.you").nth(asked)  # this test's own question
+    mine.locator(".replies").click()
     reply = bot_messages(page).first
     reply.wait_for()
+    assert "Qwen2.5-32B" in reply.inner_text()
     assert reply.locator(".block.section").first.is_visible()
     overflow = page.evaluate("""() => [...document.querySelectorAll('#thread .message .block')]
         .filter(b => b.scrollWidth > b.clientWidth + 1).length""")
