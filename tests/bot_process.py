@@ -34,16 +34,29 @@ class Bot:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nothing listens on, and never one this process handed out before: the
+    kernel may offer a port again as soon as it is released, and a bot given the same port for
+    its requests and its metrics answered /healthz from the metrics server while its own
+    server could not bind (then exited, and the test waited on a second bot that was never
+    refused)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def _healthy(url: str) -> bool:
+    """The bot's own /healthz ("ok"), not whatever else might answer on that port."""
     try:
         with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
-            return r.status == 200
+            return r.status == 200 and r.read(16).strip() == b"ok"
     except OSError:
         return False
 

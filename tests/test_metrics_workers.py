@@ -124,7 +124,8 @@ def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
     (folder / f"counter_{os.getpid()}.db").write_bytes(b"x")  # a live one's: not ours to drop
     env = {"WEB_CONCURRENCY": "2", "METRICS_PORT": str(free_port()),
            "PROMETHEUS_MULTIPROC_DIR": str(folder)}
-    with running_bot(emulator, tmp_path, extra_env=env):
+    with running_bot(emulator, tmp_path, extra_env=env) as first:
+        assert first.process.poll() is None  # it holds the folder while the second starts
         assert (folder / "important.db").read_bytes() == b"another program's"
         assert not (folder / f"counter_{dead.pid}.db").exists()
         assert (folder / f"counter_{os.getpid()}.db").exists()
