@@ -129,19 +129,33 @@ def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
         assert (folder / "important.db").read_bytes() == b"another program's"
         assert not (folder / f"counter_{dead.pid}.db").exists()
         assert (folder / f"counter_{os.getpid()}.db").exists()
-        second = subprocess.run(
-            [str(MINCARDS), "serve"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-            env={"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
-                 "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
-                 "HOST": "127.0.0.1", "PORT": str(free_port()),
-                 "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder),
-                 "XDG_STATE_HOME": str(tmp_path / "second-state")},
-            check=False)
+        second = refused_serve(cwd=tmp_path, env={
+            "PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
+            "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
+            "HOST": "127.0.0.1", "PORT": str(free_port()),
+            "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder),
+            "XDG_STATE_HOME": str(tmp_path / "second-state")})
     assert second.returncode == 2
     assert "another running bot counts its metrics" in second.stderr
     assert "Traceback" not in second.stderr and errors(second.stderr) == 1
     # The folder the operator named stays, with what was not the bot's.
     assert (folder / "important.db").exists()
+
+
+def refused_serve(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`mincards serve` expected to refuse at once; past 60 s it is stopped and what it said
+    so far is the failure's message (where it was, not just that it did not end)."""
+    process = subprocess.Popen([str(MINCARDS), "serve"], cwd=cwd, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        raise AssertionError(f"serve did not refuse within 60 s:\n{err[-4000:]}\n{out[-1000:]}"
+                             ) from None
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def answer_garbage(conn: socket.socket) -> None:
@@ -162,8 +176,7 @@ def test_a_redis_that_answers_garbage_is_one_line_at_start(
                "REDIS_REQUIRED": "true" if required else "false",
                "XDG_STATE_HOME": str(tmp_path / "state")}
         if required:
-            result = subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
-                                    capture_output=True, text=True, timeout=60, check=False)
+            result = refused_serve(cwd=tmp_path, env=env)
             assert result.returncode == 2
             assert "does not answer as Redis does" in result.stderr
             assert "Traceback" not in result.stderr
