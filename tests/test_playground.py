@@ -85,6 +85,13 @@ def say(page: Any, text: str, where: str = "#text") -> None:
     page.press(where, "Enter")
 
 
+def wait_for_message(page: Any, selector: str, text: str) -> None:
+    """Until one of the messages `selector` finds shows `text`."""
+    page.wait_for_function(
+        "([selector, text]) => [...document.querySelectorAll(selector)]"
+        ".some(m => m.innerText.includes(text))", arg=[selector, text])
+
+
 def bot_messages(page: Any, pane: str = "#thread") -> Any:
     return page.locator(f"{pane} .message.bot")
 
@@ -143,8 +150,7 @@ def test_the_home_tabs_model_menu_answers_there(page: Any) -> None:
 def test_a_chinese_question_gets_a_chinese_reply(page: Any) -> None:
     page.click("#nav-dm")
     say(page, "Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡")
-    page.wait_for_function("[...document.querySelectorAll('#messages .message.bot')]"
-                           ".some(m => m.innerText.includes('全参'))")
+    wait_for_message(page, "#messages .message.bot", "全参")
 
 
 def test_a_slash_command_answers_privately_and_posts_to_the_channel(page: Any) -> None:
@@ -153,9 +159,7 @@ def test_a_slash_command_answers_privately_and_posts_to_the_channel(page: Any) -
     private.wait_for()
     assert "Only visible to you" in private.inner_text()
     private.locator(".bk-button", has_text="Post to channel").click()
-    page.wait_for_function(
-        "[...document.querySelectorAll('#messages .message.bot:not(.ephemeral)')]"
-        ".some(m => m.innerText.includes('Qwen3-8B'))")
+    wait_for_message(page, "#messages .message.bot:not(.ephemeral)", "Qwen3-8B")
 
 
 def test_a_model_link_is_unfurled_under_the_message(page: Any) -> None:
@@ -168,8 +172,7 @@ def test_a_model_link_is_unfurled_under_the_message(page: Any) -> None:
 def test_what_anyone_typed_is_shown_as_text(page: Any) -> None:
     page.click("#nav-dm")
     say(page, "<script>window.pwned = 1</script> &lt;b&gt; <img src=x onerror=alert(1)>")
-    page.wait_for_function("[...document.querySelectorAll('#messages .message.you')]"
-                           ".some(m => m.innerText.includes('<script>window.pwned'))")
+    wait_for_message(page, "#messages .message.you", "<script>window.pwned")
     assert page.evaluate("window.pwned") is None
     assert page.locator("#messages img").count() == 0
     assert "&lt;b&gt;" in page.locator("#messages .message.you").last.inner_text()
