@@ -152,8 +152,8 @@ def _alive(pid: int) -> bool:
 def claim(folder: Path) -> IO[bytes]:
     """Hold the folder for this bot (and the workers it forks), or FolderInUse when another
     live bot holds it: two bots adding up one folder would count each other's requests. Then
-    remove the sample files of processes that are gone (a previous run's), never another
-    program's files and never a live process's."""
+    remove the sample files of processes that are gone (a previous run's), never a live
+    process's, and nothing that is not a sample file."""
     lock = (folder / LOCK_NAME).open("ab")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -167,17 +167,28 @@ def claim(folder: Path) -> IO[bytes]:
     return lock
 
 
+# Inside a folder the operator named, the samples live in a folder of their own: the collector
+# reads every *.db file where the samples are, and another program's file there (its own
+# important.db) made /metrics answer 500 and hid every count.
+OWN_FOLDER = "mincards-samples"
+
+
 def enable_multiprocess() -> tuple[Path, IO[bytes]]:
     """Choose multiprocess mode for this process and those it forks (gunicorn's workers): a
-    fresh folder for their sample files, unless the operator named one; held while it runs."""
+    fresh folder for their sample files, or a folder of the bot's own inside the one the
+    operator named (nothing else in it is read, moved or removed); held while it runs."""
     named = os.environ.get(MULTIPROC_ENV)
     if named:
-        folder = Path(named)
+        folder = Path(named) / OWN_FOLDER
         folder.mkdir(parents=True, exist_ok=True)
     else:
         folder = Path(tempfile.mkdtemp(prefix="mincards-metrics-"))
-        os.environ[MULTIPROC_ENV] = str(folder)
-    return folder, claim(folder)
+    # The workers gunicorn forks write where the master reads.
+    os.environ[MULTIPROC_ENV] = str(folder)
+    try:
+        return folder, claim(folder)
+    except FolderInUse:
+        raise FolderInUse(named or str(folder)) from None
 
 
 def worker_exited(pid: int) -> None:

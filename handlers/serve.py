@@ -224,10 +224,11 @@ def start_metrics(settings: Settings, mode: str) -> MetricsFolder | None:
     from mincards.handlers import metrics
 
     folder = None
-    if mode == "http":
-        # gunicorn's workers are processes of their own: each writes its samples to files
-        # that this process (which serves /metrics) adds up.
-        named = os.environ.get(metrics.MULTIPROC_ENV)
+    named = os.environ.get(metrics.MULTIPROC_ENV)
+    # gunicorn's workers are processes of their own: each writes its samples to files that
+    # this process (which serves /metrics) adds up. A named folder is prometheus_client's
+    # multiprocess mode in Socket Mode too, so it is kept apart from other files there as well.
+    if mode == "http" or named:
         try:
             path, lock = metrics.enable_multiprocess()
         except metrics.FolderInUse as exc:

@@ -98,10 +98,18 @@ def test_the_public_port_never_shows_metrics(bot: Bot) -> None:
     assert refused.value.code in (404, 405)
 
 
-def test_socket_mode_serves_metrics_too(emulator: SlackEmulator, tmp_path: Path) -> None:
+@pytest.mark.parametrize("named_folder", [False, True])
+def test_socket_mode_serves_metrics_too(emulator: SlackEmulator, tmp_path: Path,
+                                        named_folder: bool) -> None:
+    """With PROMETHEUS_MULTIPROC_DIR named, Socket Mode counts in multiprocess mode too: another
+    program's .db file in that folder must not reach (and break) /metrics."""
     port = free_port()
-    with running_bot(emulator, tmp_path, socket_mode=True,
-                     extra_env={"METRICS_PORT": str(port)}):
+    env = {"METRICS_PORT": str(port)}
+    if named_folder:
+        (tmp_path / "samples").mkdir()
+        (tmp_path / "samples" / "important.db").write_bytes(b"another program's")
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path / "samples")
+    with running_bot(emulator, tmp_path, socket_mode=True, extra_env=env):
         emulator.reset()
         emulator.send_socket_event({"type": "event_callback", "team_id": "T0001",
                                     "event_id": "EvMetrics1",

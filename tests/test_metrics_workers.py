@@ -113,33 +113,48 @@ def test_a_reload_keeps_counting(bot: Bot, emulator: SlackEmulator, metrics_port
     assert bot.process.poll() is None
 
 
-def test_a_named_folder_keeps_other_files_and_a_second_bot_is_refused(
+def test_a_named_folder_keeps_other_files_apart_and_a_second_bot_is_refused(
         emulator: SlackEmulator, tmp_path: Path) -> None:
+    """Another program's files in the folder the operator named (a SQLite-looking .db, a file
+    that is no sample at all, a sample-looking file of a gone process) are neither read nor
+    touched: /metrics answers 200 with every answered mention counted."""
     folder = tmp_path / "samples"
     folder.mkdir()
-    (folder / "important.db").write_bytes(b"another program's")
+    foreign = {"important.db": b"another program's", "notes.txt": b"not a sample"}
     dead = subprocess.Popen(["true"])
     dead.wait()
-    (folder / f"counter_{dead.pid}.db").write_bytes(b"x")  # a gone process's samples
-    (folder / f"counter_{os.getpid()}.db").write_bytes(b"x")  # a live one's: not ours to drop
-    env = {"WEB_CONCURRENCY": "2", "METRICS_PORT": str(free_port()),
+    foreign[f"counter_{dead.pid}.db"] = b"x"  # sample-shaped, but not the bot's to judge
+    for name, content in foreign.items():
+        (folder / name).write_bytes(content)
+    own = folder / "mincards-samples"
+    own.mkdir()
+    (own / f"counter_{dead.pid}.db").write_bytes(b"x")  # a gone process's samples, the bot's
+    port = free_port()
+    env = {"WEB_CONCURRENCY": "2", "METRICS_PORT": str(port),
            "PROMETHEUS_MULTIPROC_DIR": str(folder)}
     with running_bot(emulator, tmp_path, extra_env=env) as first:
-        assert first.process.poll() is None  # it holds the folder while the second starts
-        assert (folder / "important.db").read_bytes() == b"another program's"
-        assert not (folder / f"counter_{dead.pid}.db").exists()
-        assert (folder / f"counter_{os.getpid()}.db").exists()
+        wait_for_workers(first.process.pid, 2)
+        emulator.reset()
+        answer_all(first, emulator, 5, "NAMED")
+        text = scrape(port)  # 200, or it raises
+        assert value(text, "mincards_requests_total", outcome="accepted") == 5
+        assert value(text, "mincards_answers_total") == 5
+        assert not (own / f"counter_{dead.pid}.db").exists()
         second = refused_serve(cwd=tmp_path, env={
             "PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
             "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
             "HOST": "127.0.0.1", "PORT": str(free_port()),
             "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder),
             "XDG_STATE_HOME": str(tmp_path / "second-state")})
+        assert first.process.poll() is None, first.log_text()
+        assert value(scrape(port), "mincards_requests_total", outcome="accepted") == 5
     assert second.returncode == 2
-    assert "another running bot counts its metrics" in second.stderr
+    assert f"another running bot counts its metrics in {folder} " in second.stderr
     assert "Traceback" not in second.stderr and errors(second.stderr) == 1
-    # The folder the operator named stays, with what was not the bot's.
-    assert (folder / "important.db").exists()
+    # The folder the operator named stays, with what was not the bot's, byte for byte.
+    for name, content in foreign.items():
+        assert (folder / name).read_bytes() == content
+    assert {p.name for p in folder.iterdir()} == {*foreign, "mincards-samples"}
 
 
 def refused_serve(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
