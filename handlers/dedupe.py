@@ -1,7 +1,11 @@
 """Each Events API event answered once: Slack redelivers (X-Slack-Retry-Num) or doubles them.
 Each interaction (a command, a click, a shortcut, a form) acted on once: Slack never sends one
 twice, so a second copy within the signature's five minutes is a replay, acknowledged and
-dropped (a share click replayed would post to the channel again).
+dropped (a share click replayed would post to the channel again). A copy is the same request:
+its trigger id with the same bytes signed at the same moment. Two requests that share a trigger
+id but differ (bodies copied from Slack's examples, which all carry `111.111.xxx`, with
+another text) are two requests, each answered: keyed on the trigger id alone, `/mincards`
+after `/mincards help` from such a copy got an empty ack and no answer.
 
 The ids are kept by the bot's State (handlers/state.py): this process's memory, or Redis
 shared by every process.
@@ -9,12 +13,15 @@ shared by every process.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt import BoltResponse
 from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.request.async_request import AsyncBoltRequest
 
 from mincards.handlers.observe import DUPLICATE
 from mincards.handlers.state import State
@@ -22,14 +29,23 @@ from mincards.handlers.state import State
 log = logging.getLogger(__name__)
 
 
+SIGNED_AT = "x-slack-request-timestamp"
+
+
+def _first(values: object) -> str:
+    return str(values[0]) if isinstance(values, list | tuple) and values else ""
+
+
 # Interactions whose payload carries a trigger id (slash commands carry one too).
 INTERACTIONS = frozenset({"block_actions", "shortcut", "message_action", "view_submission",
                           "view_closed", "block_suggestion", "workflow_step_execute"})
 
 
-def delivery_id(body: dict[str, Any]) -> str | None:
-    """What makes this delivery one of a kind: an event's id, an interaction's trigger id
-    (else its first action's timestamp and who clicked); None for anything else."""
+def delivery_id(body: dict[str, Any], raw: str = "", signed_at: str = "") -> str | None:
+    """What makes this delivery one of a kind: an event's id (Slack's retries carry it again),
+    an interaction's trigger id with a digest of its bytes and signing time (`raw`,
+    `signed_at`: a replay repeats both), else its first action's timestamp and who clicked;
+    None for anything else."""
     kind = body.get("type")
     if kind == "event_callback":
         event_id = body.get("event_id")
@@ -38,7 +54,9 @@ def delivery_id(body: dict[str, Any]) -> str | None:
         return None
     trigger = body.get("trigger_id")
     if isinstance(trigger, str) and trigger:
-        return f"trigger:{trigger[:200]}"
+        digest = hashlib.blake2b(f"{signed_at}\n{raw}".encode("utf-8", "surrogatepass"),
+                                 digest_size=12).hexdigest()
+        return f"trigger:{trigger[:200]}:{digest}"
     actions = body.get("actions")
     first = actions[0] if isinstance(actions, list) and actions else None
     user = body.get("user")
@@ -52,9 +70,12 @@ def dedupe_middleware(state: State) -> Callable[..., Awaitable[Any]]:
     """Bolt middleware: an event id or interaction seen before (here, or in Redis by any
     process) gets a quiet 200 and no second answer."""
 
-    async def skip_repeated_deliveries(body: dict[str, Any], context: AsyncBoltContext,
+    async def skip_repeated_deliveries(req: AsyncBoltRequest, body: dict[str, Any],
+                                       context: AsyncBoltContext,
                                        next: Callable[[], Awaitable[Any]]) -> Any:
-        seen = delivery_id(body)
+        # Socket Mode has no signature and hands Bolt the payload parsed: its content alone.
+        raw = req.raw_body or json.dumps(body, sort_keys=True, ensure_ascii=False, default=str)
+        seen = delivery_id(body, raw, _first(req.headers.get(SIGNED_AT)))
         if seen is not None and not await state.first_time(seen):
             context[DUPLICATE] = True
             log.info("%.60s delivered again; already acted on", seen)

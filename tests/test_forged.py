@@ -156,21 +156,24 @@ def test_a_response_url_outside_slack_is_refused_and_the_answer_still_arrives(
 
 def test_a_replayed_share_click_or_command_acts_once(slack: SlackSender, bot: Bot,
                                                      emulator: SlackEmulator) -> None:
-    """Slack never sends an interaction twice: a copy within the signature's five minutes is
-    a replay, acknowledged and not acted on again."""
+    """Slack never sends an interaction twice: a copy within the signature's five minutes
+    (the same bytes with the same signature) is a replay, acknowledged and not acted on
+    again."""
     from mincards.bot.answering.followup import FollowUp
     from mincards.bot.replies.render_blocks import SHARE_ACTION
 
     emulator.reset()
+    signed_at = int(time.time())
     share = block_action(FollowUp(language="en", text="qwen2.5-7b lora").encode(), SHARE_ACTION,
                          emulator.response_url("CSHARE"), ephemeral=True, channel="CSHARE")
     for _ in range(3):
-        assert _post(slack, share)[0] == 200
+        assert slack.post(urlencode({"payload": json.dumps(share)}), FORM,
+                          timestamp=signed_at).status == 200
     form = {"token": "legacy", "team_id": "T0001", "channel_id": "CREPLAY", "user_id": "U0001",
             "command": "/mincards", "text": "qwen2.5-7b lora", "trigger_id": new_trigger(),
             "response_url": emulator.response_url("CREPLAY"), "api_app_id": "A0001"}
     for _ in range(3):
-        assert slack.post(urlencode(form), FORM).status == 200
+        assert slack.post(urlencode(form), FORM, timestamp=signed_at).status == 200
     time.sleep(1.0)
     assert len([c for c in emulator.of("chat.postMessage")
                 if emulator.channel_of(c) == "CSHARE"]) == 1

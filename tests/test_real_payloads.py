@@ -110,3 +110,37 @@ def test_url_verification_and_unsigned_ssl_check(slack: SlackSender, emulator: S
     reply = slack.post((PAYLOADS / "ssl_check.form").read_bytes().strip(),
                        "application/x-www-form-urlencoded", sign=False)
     assert reply.status == 200
+
+
+def _form_as_sent(name: str, response_url: str) -> bytes:
+    """The file's form as Slack's example has it (its trigger id untouched), only the response
+    URL filled in."""
+    return (PAYLOADS / name).read_text(encoding="utf-8").strip().replace(
+        "{{RESPONSE_URL}}", urllib.parse.quote(response_url, safe="")).encode()
+
+
+def test_slack_examples_sharing_a_trigger_id_are_each_answered_and_a_replay_is_not(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    """Slack's two slash-command examples carry one trigger id (111.111.xxx). Sent one after
+    the other as they are, each is a request of its own and is answered: `/mincards` alone
+    privately with the short help (how to ask, an example, the settings). The same bytes
+    signed at the same moment again are a replay: acknowledged, not answered again."""
+    signed_at = int(time.time())
+    first = _form_as_sent("slash_command_enterprise.form", emulator.response_url("ENTERPRISE"))
+    empty = _form_as_sent("slash_command_empty_text.form", emulator.response_url("EMPTY"))
+    form = dict(urllib.parse.parse_qsl(empty.decode(), keep_blank_values=True))
+    assert form["text"] == "" and form["trigger_id"] in first.decode()
+    for body in (first, empty, empty):
+        reply = slack.post(body, "application/x-www-form-urlencoded", timestamp=signed_at)
+        assert (reply.status, reply.body) == (200, "")
+    calls = emulator.wait_for("response", count=2)
+    time.sleep(0.5)  # a third post, if any, arrives too
+    by_url = {}
+    for call in emulator.of("response"):
+        by_url.setdefault(call.params["_url"].rsplit("/", 1)[1], []).append(call)
+    assert {k: len(v) for k, v in by_url.items()} == {"ENTERPRISE": 1, "EMPTY": 1}, calls
+    (help_call,) = by_url["EMPTY"]
+    assert help_call.params["response_type"] == "ephemeral"
+    said = help_call.params["text"]
+    assert "How to use /mincards" in said and "`/mincards qwen 2.5 72b lora 8k`" in said
+    assert "/mincards settings" in said

@@ -40,7 +40,9 @@ TEXT: dict[Language, dict[str, str]] = {
                       "or ask `what fits on 2 nodes?` or `qwen2.5-32b vs qwen2.5-72b`.\n"
                       "In a channel, mention me (`@mincards qwen3-8b full`) and I answer in the "
                       "thread; in a DM just ask. There, follow-ups such as `and lora?` or "
-                      "`8卡够吗` continue the question before.",
+                      "`8卡够吗` continue the question before.\n"
+                      "`{command} settings` chooses the flavours and frameworks your replies "
+                      "show, their language and length; `{command} forget me` clears them.",
         "and": " and ",
         "or": " or ",
         "sentence_sep": " ",
@@ -413,7 +415,9 @@ TEXT: dict[Language, dict[str, str]] = {
                       "或 LoRA、序列长度、框架或预算（`8卡够吗`、`16 DIE`），也可以问"
                       "`两台能训练哪些模型`、`qwen3-8b 和 qwen3-14b 对比`。\n"
                       "在频道里 @mincards 提问，我在帖子里回复；私信直接问即可。在那里可以接着问，"
-                      "比如 `那LoRA呢`、`8卡够吗`。",
+                      "比如 `那LoRA呢`、`8卡够吗`。\n"
+                      "`{command} 设置` 选择回复里显示的规格和框架、语言和长度；"
+                      "`{command} 忘记我` 清除这些设置。",
         "and": " 和 ",
         "or": " 或 ",
         "sentence_sep": "",
