@@ -33,10 +33,13 @@ log = logging.getLogger(__name__)
 
 async def reply_privately(services: Services, client: AsyncWebClient, payload: dict[str, Any],
                           response_url: object, channel: object, user: object) -> None:
-    """The response URL first; chat.postEphemeral only when that did not land."""
-    if isinstance(response_url, str) and response_url and await services.respond(
-            response_url, {"response_type": "ephemeral", "replace_original": False, **payload}):
-        return
+    """The response URL first; chat.postEphemeral only when that certainly did not land (a
+    post Slack may have taken, whose answer never came, is not sent twice)."""
+    if isinstance(response_url, str) and response_url:
+        landed = await services.respond(
+            response_url, {"response_type": "ephemeral", "replace_original": False, **payload})
+        if landed is not False:
+            return
     if isinstance(channel, str) and channel and isinstance(user, str) and user:
         try:
             await client.chat_postEphemeral(channel=channel, user=user, **payload)

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 SIGNED_AT = "x-slack-request-timestamp"
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
 def _first(values: object) -> str:
     return str(values[0]) if isinstance(values, list | tuple) and values else ""
 
@@ -49,14 +53,20 @@ def delivery_id(body: dict[str, Any], raw: str = "", signed_at: str = "") -> str
     kind = body.get("type")
     if kind == "event_callback":
         event_id = body.get("event_id")
-        return event_id if isinstance(event_id, str) and event_id else None
+        if not isinstance(event_id, str) or not event_id:
+            return None
+        # A retry is the same event again (its type, channel and timestamps); two events
+        # that differ there but share an id (bodies copied from Bolt's examples, all `Ev111`)
+        # are two events, each answered.
+        event = body.get("event")
+        facts = [str(event.get(k))[:80] for k in ("type", "channel", "ts", "event_ts")] \
+            if isinstance(event, dict) else []
+        return f"{event_id[:200]}:{_digest(chr(10).join(facts))}"
     if not (body.get("command") or kind in INTERACTIONS):
         return None
     trigger = body.get("trigger_id")
     if isinstance(trigger, str) and trigger:
-        digest = hashlib.blake2b(f"{signed_at}\n{raw}".encode("utf-8", "surrogatepass"),
-                                 digest_size=12).hexdigest()
-        return f"trigger:{trigger[:200]}:{digest}"
+        return f"trigger:{trigger[:200]}:{_digest(f'{signed_at}{chr(10)}{raw}')}"
     actions = body.get("actions")
     first = actions[0] if isinstance(actions, list) and actions else None
     user = body.get("user")

@@ -117,9 +117,19 @@ def _port(parsed: SplitResult) -> int:
     return parsed.port or (443 if parsed.scheme == "https" else 80)
 
 
+def never_sent(exc: BaseException) -> bool:
+    """A failure that happened before the request could reach Slack (no connection was
+    made); after any other (no answer in time, the connection dropped while waiting) Slack
+    may have taken it."""
+    return isinstance(exc, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError)
+
+
 async def post_to_response_url(url: str, payload: dict[str, Any],
-                               session: aiohttp.ClientSession | None = None) -> bool:
-    """POST a reply to an interaction's response URL; False (and logged) if it did not land.
+                               session: aiohttp.ClientSession | None = None) -> bool | None:
+    """POST a reply to an interaction's response URL: True when it landed, False (and
+    logged) when it did not, None (logged) when it may have: Slack got the post but its
+    answer never came back. A caller with another way to answer takes it only on False,
+    or the person would get the answer twice.
     The caller has checked the URL is Slack's (ResponseUrls)."""
     client = AsyncWebhookClient(url=url, timeout=TIMEOUT_SECONDS, session=session,
                                 retry_handlers=_WEBHOOK_RETRIES)
@@ -127,8 +137,12 @@ async def post_to_response_url(url: str, payload: dict[str, Any],
         response = await client.send_dict(payload)
     except Exception as exc:  # a network failure after retries: one line with its cause
         metrics.slack_call("response_url", "unreachable")
-        log.error("response URL post failed: %s", failure(exc))
-        return False
+        if never_sent(exc):
+            log.error("response URL post failed: %s", failure(exc))
+            return False
+        log.error("response URL post got no answer (%s); it may have landed, so it is not "
+                  "sent another way", failure(exc))
+        return None
     if response.status_code != 200:
         metrics.slack_call("response_url", f"http_{response.status_code // 100}xx")
         log.error("response URL answered %s: %.200s", response.status_code, response.body)

@@ -94,7 +94,7 @@ class Services:
             lambda: message(self.engine.knowledge, answer, question=question, short=short),
             question)
 
-    async def respond(self, url: str, payload: dict[str, Any]) -> bool:
+    async def respond(self, url: str, payload: dict[str, Any]) -> bool | None:
         """Post to an interaction's response URL over the shared connections: only a URL of
         Slack's (a request can name any URL as its response_url); another is refused,
         counted and logged by its host alone."""

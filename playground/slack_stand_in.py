@@ -48,6 +48,16 @@ class Fault:
     times: int = 1
 
 
+class _BurstServer(ThreadingHTTPServer):
+    """A thread per connection, and a listen backlog a burst of replies fits in: the size is
+    read when the server starts listening (in its constructor), so set on the class; set on
+    an instance after, the backlog stayed socketserver's 5 and a burst's new connections
+    waited on SYN retransmits (1 s, 3 s, ...)."""
+
+    daemon_threads = True
+    request_queue_size = 1024
+
+
 class SlackEmulator:
     """`latency`: seconds every Web API call and response URL post waits before it is answered,
     as real Slack takes 0.1-1 s (and sometimes much longer)."""
@@ -74,9 +84,7 @@ class SlackEmulator:
         # Workflow steps completed (functions.completeSuccess/Error): Slack takes one each.
         self.completed_functions: set[str] = set()
         self._ts = itertools.count(1)
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.http.daemon_threads = True
-        self.http.request_queue_size = 1024  # a burst of replies must not be refused
+        self.http = _BurstServer(("127.0.0.1", 0), self._handler())
         self.ws_connections: list[ServerConnection] = []
         self.ws_acks: dict[str, dict[str, Any]] = {}
         self.close_new_sockets = False
