@@ -22,7 +22,7 @@ from mincards.bot.answering.engine import Engine
 from mincards.bot.errors import MincardsError
 from mincards.handlers.inflight import DRAIN_SECONDS
 from mincards.handlers.logs import configure_logging
-from mincards.handlers.settings import Settings, SettingsError, load_settings
+from mincards.handlers.settings import Settings, SettingsError, export_process_env, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +251,7 @@ def start_metrics(settings: Settings, mode: str) -> MetricsFolder | None:
 
 
 def serve(requested: str = "auto") -> int:
+    export_process_env()  # before the facts are loaded: MINCARDS_CACHE, MINCARDS_DATA, ...
     settings = load_settings()
     mode = settings.mode(requested)
     configure_logging(settings.log_level, settings.secrets(), settings.log_format)

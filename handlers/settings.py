@@ -171,6 +171,32 @@ class Settings(BaseModel):
         return values + [p for p in (password, db_password) if p]
 
 
+# Variables read straight from the environment by what runs before or beside Settings (the
+# facts cache and data folder, the Hub look-up, the metrics folder, XDG folders): their lines in
+# .env were ignored (MINCARDS_CACHE=false there still kept a cache), so they are put in the
+# environment, never over a value already set there.
+PROCESS_ENV = ("MINCARDS_", "HF_", "PROMETHEUS_MULTIPROC_DIR", "XDG_")
+
+
+def export_process_env(env_file: str | None = ".env") -> list[str]:
+    """The .env file's values for PROCESS_ENV variables, put in os.environ where unset;
+    returns the names it set. A file that cannot be read is load_settings' to report."""
+    if not env_file or not Path(env_file).is_file():
+        return []
+    try:
+        values = dotenv_values(env_file, encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    exported = []
+    for name, value in values.items():
+        if value is None or not value.strip() or not name.startswith(PROCESS_ENV):
+            continue
+        if name not in os.environ:
+            os.environ[name] = value.strip()
+            exported.append(name)
+    return exported
+
+
 def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None = ".env"
                   ) -> Settings:
     """Settings from a .env file overlaid by the environment; blank values count as unset."""

@@ -65,10 +65,13 @@ def _healthy(url: str) -> bool:
 def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
                 extra_env: dict[str, str] | None = None,
                 serve_args: tuple[str, ...] = (),
-                command: list[str] | None = None) -> Iterator[Bot]:
-    """`command`: another server to start the same way (bench/bare_bolt.py, the floor)."""
+                command: list[str] | None = None,
+                without: tuple[str, ...] = ()) -> Iterator[Bot]:
+    """`command`: another server to start the same way (bench/bare_bolt.py, the floor);
+    `without`: variables of the tests' environment the bot must not see."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("SLACK_") and k not in without}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1", "PORT": str(port),
                 "LOG_LEVEL": "DEBUG",

@@ -9,11 +9,12 @@ imported page or changed code is checked afresh and never answered from an old c
 
 The file holds a SHA-256 digest of the rest, checked before anything in it is used: a flipped
 bit, a truncated write, anything but what was written is made again, never a crash or another
-answer. Where: $MINCARDS_CACHE (a folder, `~` expanded; `off`, `false`, `0` or `no` for none),
+answer. Where: $MINCARDS_CACHE (a folder, `~` expanded; `off`, `false`, `0`, `no`, `none` and the
+like for none; `on`, `true`, `1`, `yes` for the usual place, never a folder of that name),
 else $XDG_CACHE_HOME/mincards, else ~/.cache/mincards; a file per data folder, for the last few
 folders used. Values are pickled, and unpickling can run code, so a folder or file that anyone
 but this user could write is never read. A `.partial` file left by a start killed mid-write is
-removed by the next write. Any failure to read or write is ignored: the cache only saves time.
+removed by the next start. Any failure to read or write is ignored: the cache only saves time.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import hashlib
 import os
 import pickle
 import sys
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,7 +35,12 @@ from mincards.bot.facts.data_bytes import read_bounded, snapshot
 CACHE_ENV = "MINCARDS_CACHE"
 FORMAT = 2
 MAGIC = b"mincards-checked-facts\n"
-OFF = ("", "off", "false", "0", "no")
+# The spellings of "no" and "yes" people give a switch (pydantic's for a bool, and a few
+# more): none of them is a folder's name. Yes is the usual place.
+OFF = frozenset({"", "off", "false", "f", "0", "no", "n", "none", "disable", "disabled"})
+ON = frozenset({"on", "true", "t", "1", "yes", "y", "enable", "enabled", "default"})
+# A .partial older than this was left by a start that died: a write takes milliseconds.
+STALE_PARTIAL_SECONDS = 300.0
 KEEP_FILES = 8  # data folders remembered; the least recently written go first
 T = TypeVar("T")
 _OTHERS_WRITE = 0o022
@@ -42,7 +49,7 @@ _OTHERS_WRITE = 0o022
 def cache_dir() -> Path | None:
     """The folder the cache lives in, or None when it is turned off."""
     configured = os.environ.get(CACHE_ENV)
-    if configured is not None:
+    if configured is not None and configured.strip().lower() not in ON:
         if configured.strip().lower() in OFF:
             return None
         return Path(configured.strip()).expanduser()
@@ -90,6 +97,9 @@ class CheckedCache:
             with snapshot(seen):
                 return make()
         kept = self._recall(self.path, seen)
+        # A start killed mid-write left its .partial; a start that then finds the cache
+        # current writes nothing, so the leftovers go here, not only at the next write.
+        _forget_partials(self.path.parent)
         try:
             if kept is not None and accept(kept):
                 return cast("T", kept)
@@ -159,9 +169,24 @@ def _forget_old(folder: Path) -> None:
                       reverse=True)
         for old in kept[KEEP_FILES:]:
             old.unlink(missing_ok=True)
-        for partial in folder.glob("facts-*.partial"):
-            pid = partial.name.split(".")[-2]
-            if not pid.isdigit() or not _alive(int(pid)):
-                partial.unlink(missing_ok=True)
     except OSError:
         return
+    _forget_partials(folder)
+
+
+def _forget_partials(folder: Path) -> None:
+    """Every `.partial` whose writer is gone, or that is older than any write takes (its
+    writer's number may since belong to another process)."""
+    try:
+        partials = list(folder.glob("facts-*.partial"))
+    except OSError:
+        return
+    now = time.time()
+    for partial in partials:
+        pid = partial.name.split(".")[-2]
+        try:
+            stale = now - partial.lstat().st_mtime > STALE_PARTIAL_SECONDS
+            if stale or not pid.isdigit() or not _alive(int(pid)):
+                partial.unlink(missing_ok=True)
+        except OSError:
+            continue
