@@ -105,7 +105,16 @@ def _keep(repo: str, shape: Shape) -> None:
         log.warning("could not keep the Hub shape of %s (%s)", repo, exc.strerror or exc)
 
 
-def _explain(repo: str, exc: BaseException) -> str:
+def _is_timeout(exc: BaseException) -> bool:
+    """A timeout from the HTTP client underneath (httpx, httpx2, requests, urllib3: each names
+    its own class) or from a socket. The client's read timeout equals the deadline, so under load
+    it can fire just before the wait below does: both mean the same thing to the asker."""
+    return isinstance(exc, TimeoutError) or any(
+        kind.__name__.endswith(("Timeout", "TimeoutException", "TimeoutError"))
+        for kind in type(exc).__mro__)
+
+
+def _explain(repo: str, exc: BaseException, deadline: float) -> str:
     from huggingface_hub.errors import (
         EntryNotFoundError,
         GatedRepoError,
@@ -129,6 +138,8 @@ def _explain(repo: str, exc: BaseException) -> str:
         return f"{repo}: {exc}"
     if isinstance(exc, HubError):
         return str(exc)
+    if _is_timeout(exc):
+        return _too_slow(repo, deadline)
     return f"cannot read {repo} from Hugging Face ({type(exc).__name__})"
 
 
@@ -152,6 +163,10 @@ def _fetch(repo: str, timeout: float) -> Shape:
         text = file.read(MAX_BYTES + 1)
     params = float(total) / 1e9 if isinstance(total, (int, float)) and total > 0 else None
     return parse_config(text, repo, "hub", params_b=params)
+
+
+def _too_slow(repo: str, deadline: float) -> str:
+    return f"Hugging Face did not answer within {deadline:g} s for {repo}"
 
 
 def configured_deadline() -> float:
@@ -186,10 +201,10 @@ def hub_shape(repo: str, deadline: float | None = None) -> Shape:
     try:
         shape = done.result(timeout=deadline)
     except TimeoutError:
-        raise HubError(f"Hugging Face did not answer within {deadline:g} s for {repo}") from None
+        raise HubError(_too_slow(repo, deadline)) from None
     except Exception as exc:
         log.debug("Hub fetch of %s failed", repo, exc_info=True)
-        raise HubError(_explain(repo, exc)) from None
+        raise HubError(_explain(repo, exc, deadline)) from None
     _keep(repo, shape)
     return shape
 
