@@ -87,7 +87,7 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     bot = Bot(process, f"http://127.0.0.1:{port}", log)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise AssertionError(f"bot exited with {process.returncode}:\n{bot.log_text()}")

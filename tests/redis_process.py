@@ -34,7 +34,7 @@ def running_redis(workdir: Path, password: str | None = None, port: int | None =
     url = f"redis://{auth}127.0.0.1:{port}/0"
     try:
         client = redis.Redis.from_url(url, socket_timeout=1)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while True:
             try:
                 if client.ping():

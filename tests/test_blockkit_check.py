@@ -5,6 +5,7 @@ but the long notification of a comparison over every strategy."""
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 import pytest
@@ -12,11 +13,13 @@ import pytest
 from bench.questions import questions
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.preferences import Preferences
+from mincards.bot.facts.checked_cache import CACHE_ENV
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.render_settings import settings_blocks, settings_modal
 from mincards.bot.replies.render_views import answer_modal, ask_modal, home_view
 from tests.blockkit import assert_valid_home, assert_valid_modal
 from tests.conftest import SHARED, load_module, needs_shared
+from tests.process_exit import run_to_exit
 from tests.test_blocks import QUESTIONS
 
 CHECKER = SHARED / "tools" / "blockkit_check.py"
@@ -124,15 +127,15 @@ def test_ask_blocks_prints_what_slack_takes_for_every_reply_kind(engine: Engine,
                                                                 checker: ModuleType) -> None:
     """`mincards ask --blocks`: the chat.postMessage payload, one JSON object per question."""
     import json
-    import subprocess
     import sys
     from pathlib import Path
 
     mincards = Path(sys.executable).with_name("mincards")
     asked = [q for q in QUESTIONS if q.strip()]  # an empty line asks nothing
-    done = subprocess.run([str(mincards), "ask", "--blocks", "-"], input="\n".join(asked),
-                          capture_output=True, text=True, timeout=120, check=True,
-                          env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"})
+    done = run_to_exit([str(mincards), "ask", "--blocks", "-"], input="\n".join(asked),
+                       capture_output=True, text=True, check=True,
+                       env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent",
+                            CACHE_ENV: os.environ[CACHE_ENV]})
     decoder, at, payloads = json.JSONDecoder(), 0, []
     out = done.stdout
     while at < len(out):

@@ -26,6 +26,7 @@ from mincards.bot.replies.render_json import render_json
 from mincards.bot.replies.render_text import render_text
 from mincards.bot.replies.render_views import SEQ_INPUT, read_modal
 from tests.pages import SEED, hardware, vocabulary
+from tests.process_exit import run_to_exit
 
 # The shapes the issue measured (2,000 characters each), and their kin.
 PATHOLOGICAL = {
@@ -273,7 +274,6 @@ def _assert_refused_in_bounds(tmp_path: Path, page: Path, says: str) -> None:
     child's peak memory)."""
     import resource
     import shutil
-    import subprocess
 
     from mincards.bot.facts.knowledge import default_data_dir
     from tests.bot_process import MINCARDS
@@ -281,9 +281,9 @@ def _assert_refused_in_bounds(tmp_path: Path, page: Path, says: str) -> None:
     data = tmp_path / "data"
     shutil.copytree(default_data_dir(), data)
     started = time.monotonic()
-    result = subprocess.run([str(MINCARDS), "import-table", "--allow-older", "--allow-removals",
-                             "--data-dir", str(data), str(page)], capture_output=True,
-                            text=True, timeout=120, check=False)
+    result = run_to_exit([str(MINCARDS), "import-table", "--allow-older", "--allow-removals",
+                          "--data-dir", str(data), str(page)], capture_output=True,
+                         text=True, check=False)
     took = time.monotonic() - started
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert result.returncode == 2 and says in result.stderr, result.stderr

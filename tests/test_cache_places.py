@@ -16,6 +16,7 @@ import pytest
 
 from mincards.bot.facts.checked_cache import CACHE_ENV
 from tests.bot_process import running_bot
+from tests.process_exit import run_to_exit
 from tests.slack_emulator import SlackEmulator
 
 MINCARDS = Path(sys.executable).with_name("mincards")
@@ -35,8 +36,8 @@ def ask(tmp_path: Path, cache: str | None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
     if cache is not None:
         env[CACHE_ENV] = cache
-    run = subprocess.run([str(MINCARDS), "ask", "--short", QUESTION], cwd=work, env=env,
-                         capture_output=True, text=True, timeout=120, check=False)
+    run = run_to_exit([str(MINCARDS), "ask", "--short", QUESTION], cwd=work, env=env,
+                      capture_output=True, text=True, check=False)
     assert run.returncode == 0 and "Qwen2.5-72B" in run.stdout, run.stderr
     assert "Traceback" not in run.stderr
     return run

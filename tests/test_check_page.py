@@ -19,6 +19,7 @@ import pytest
 
 from tests.bot_process import BOT_TOKEN, MINCARDS
 from tests.pages import SEED
+from tests.process_exit import run_to_exit
 from tests.slack_emulator import Fault, SlackEmulator
 
 SAME = SEED.read_text(encoding="utf-8")
@@ -83,8 +84,8 @@ def check(tmp_path: Path, url: str, *args: str, env: dict[str, str] | None = Non
           ) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "XDG_"))}
     base["XDG_STATE_HOME"] = str(tmp_path / "state")
-    return subprocess.run([str(MINCARDS), "check-page", url, *args], env={**base, **(env or {})},
-                          capture_output=True, text=True, timeout=60, check=False)
+    return run_to_exit([str(MINCARDS), "check-page", url, *args], env={**base, **(env or {})},
+                       capture_output=True, text=True, check=False)
 
 
 def test_the_page_in_use_exits_0_and_a_second_look_costs_a_304(tmp_path: Path,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +14,7 @@ from mincards.bot.errors import DataError
 from mincards.bot.facts import checked_cache
 from mincards.bot.facts.checked_cache import CACHE_ENV, KEEP_FILES, CheckedCache
 from mincards.bot.facts.knowledge import DATA_FILES, FACTS_CODE, load_knowledge
+from tests.process_exit import run_to_exit
 
 ASK = ("import sys, json, io, contextlib\n"
        "from mincards.bot.cli import main\n"
@@ -32,9 +32,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def ask(*args: str, env: dict[str, str]) -> dict[str, object]:
-    run = subprocess.run([sys.executable, "-c", ASK, "ask", "--json", *args],
-                         capture_output=True, text=True, timeout=60,
-                         env={**os.environ, **env}, check=True)
+    run = run_to_exit([sys.executable, "-c", ASK, "ask", "--json", *args],
+                      capture_output=True, text=True, env={**os.environ, **env}, check=True)
     result: dict[str, object] = json.loads(run.stdout)
     return result
 

@@ -12,6 +12,7 @@ import pytest
 
 from mincards.bot.facts.knowledge import DATA_ENV, default_data_dir
 from tests.conftest import ROOT, SHARED, needs_shared
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 
@@ -19,8 +20,8 @@ MINCARDS = Path(sys.executable).with_name("mincards")
 def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([str(MINCARDS), *args], input=stdin, capture_output=True, text=True,
-                          timeout=60, env=full_env, check=False)
+    return run_to_exit([str(MINCARDS), *args], input=stdin, capture_output=True, text=True,
+                       env=full_env, check=False)
 
 
 def test_ask_prints_plain_text() -> None:
@@ -53,8 +54,8 @@ def test_ask_does_not_import_slack() -> None:
     code = ("import sys; from mincards.bot.cli import main; main(['ask', 'qwen2.5-7b']); "
             "bad = [m for m in sys.modules if m.startswith(('slack', 'gunicorn'))]; "
             "sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = run_to_exit([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -105,8 +106,8 @@ CHECKER = SHARED / "eval" / "check_answers.py"
                                    ROOT / "tests" / "cases" / "paraphrases.py"],
                          ids=["dev-cases", "paraphrases"])
 def test_eval_cases_score_full_marks(cases: Path) -> None:
-    result = subprocess.run([sys.executable, str(CHECKER), str(cases), "--show"],
-                            capture_output=True, text=True, timeout=120, check=False,
-                            env={**os.environ, "MINCARDS": str(MINCARDS)})
+    result = run_to_exit([sys.executable, str(CHECKER), str(cases), "--show"],
+                         capture_output=True, text=True, check=False,
+                         env={**os.environ, "MINCARDS": str(MINCARDS)})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "accuracy: 100.0%" in result.stdout

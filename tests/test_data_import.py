@@ -22,13 +22,14 @@ from mincards.bot.facts.knowledge import (
 )
 from tests.conftest import NO_SHARED, SHARED
 from tests.pages import SEED, text_page
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MINCARDS), *args], capture_output=True, text=True, timeout=60,
-                          check=False, env={**os.environ, **(env or {})})
+    return run_to_exit([str(MINCARDS), *args], capture_output=True, text=True, check=False,
+                       env={**os.environ, **(env or {})})
 
 
 def fingerprint(folder: Path) -> dict[str, str]:

@@ -28,6 +28,7 @@ from mincards.handlers.database import (
 )
 from mincards.handlers.preferences_store import PreferenceStore
 from tests.postgres_process import Postgres, running_postgres
+from tests.process_exit import run_to_exit
 
 A3 = Preferences(flavours=("snt9b23",), frameworks=("llama_factory",))
 
@@ -182,9 +183,9 @@ def test_db_upgrade_on_the_command_line(tmp_path: Path) -> None:
     mincards = Path(sys.executable).with_name("mincards")
 
     def run(**env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(mincards), "db", "upgrade"], capture_output=True, text=True,
-                              timeout=60, check=False,
-                              env={**os.environ, "XDG_STATE_HOME": str(tmp_path), **env})
+        return run_to_exit([str(mincards), "db", "upgrade"], capture_output=True, text=True,
+                           check=False,
+                           env={**os.environ, "XDG_STATE_HOME": str(tmp_path), **env})
 
     first, second = run(), run()
     assert first.returncode == 0 and f"0 -> version {VERSION}" in first.stdout

@@ -13,14 +13,15 @@ from mincards.bot.importing.importer import import_table
 from mincards.bot.importing.table_diff import diff_tables
 from tests.conftest import SHARED, needs_shared
 from tests.pages import FIXTURES, SEED, hardware, text_page, vocabulary
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 MAY = SHARED / "pages" / "modelarts-2025-05-07.txt"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MINCARDS), *args], capture_output=True, text=True, timeout=60,
-                          check=False, env=dict(os.environ))
+    return run_to_exit([str(MINCARDS), *args], capture_output=True, text=True, check=False,
+                       env=dict(os.environ))
 
 
 @needs_shared("pages", MAY.name)

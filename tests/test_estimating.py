@@ -32,6 +32,7 @@ from mincards.bot.replies.render_json import render_json
 from mincards.bot.replies.render_rows import render_rows
 from mincards.bot.replies.render_text import render_text
 from tests.pages import SEED
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 CONFIGS = Path(__file__).resolve().parent / "configs"
@@ -39,8 +40,8 @@ LABEL = {"en": "Estimate, not the table's", "zh": "估算（不是表中数据�
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MINCARDS), *args], capture_output=True, text=True, timeout=120,
-                          check=False, env={**os.environ})
+    return run_to_exit([str(MINCARDS), *args], capture_output=True, text=True, check=False,
+                       env={**os.environ})
 
 
 @pytest.fixture(scope="module")

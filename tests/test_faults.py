@@ -12,6 +12,7 @@ import pytest
 
 from mincards.handlers.replies import CONNECTION_RETRIES, SERVER_ERROR_RETRIES
 from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, Bot, free_port
+from tests.process_exit import run_to_exit
 from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
 
@@ -162,8 +163,8 @@ def _serve_once(api_url: str, tmp_path: Path) -> subprocess.CompletedProcess[str
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": api_url, "HOST": "127.0.0.1", "PORT": str(free_port()),
                 "XDG_STATE_HOME": str(tmp_path / "state")})
-    return subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60, check=False)
+    return run_to_exit([str(MINCARDS), "serve"], env=env, cwd=tmp_path, capture_output=True,
+                       text=True, check=False)
 
 
 def test_a_refused_token_stops_start_up_with_a_clear_message(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ from mincards.bot.answering.conversation import Context, MemoryContexts, context
 from mincards.bot.answering.engine import Engine
 from mincards.bot.replies.render_json import render_json
 from tests import oracle
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 
@@ -135,9 +135,9 @@ def test_the_in_process_store_is_bounded_in_count_and_age() -> None:
 
 def test_cli_thread_answers_each_line_after_the_ones_before() -> None:
     lines = ["qwen2.5-72b", "and lora?", "8卡够吗", "", "and lora?", "千问2.5-7B", "那全参呢"]
-    result = subprocess.run([str(MINCARDS), "ask", "--json", "--thread", "-"],
-                            input="\n".join(lines) + "\n", capture_output=True, text=True,
-                            timeout=60, check=False, env=dict(os.environ))
+    result = run_to_exit([str(MINCARDS), "ask", "--json", "--thread", "-"],
+                         input="\n".join(lines) + "\n", capture_output=True, text=True,
+                         check=False, env=dict(os.environ))
     assert result.returncode == 0, result.stderr
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(out) == len(lines)
@@ -148,8 +148,8 @@ def test_cli_thread_answers_each_line_after_the_ones_before() -> None:
     assert out[6]["models"] == ["qwen2.5-7b"] and {r["strategy"] for r in out[6]["rows"]} == {
         "full"}
     # Without --thread every line stands alone, as before.
-    alone = subprocess.run([str(MINCARDS), "ask", "--json", "-"], input="qwen2.5-72b\nand lora?\n",
-                           capture_output=True, text=True, timeout=60, check=False)
+    alone = run_to_exit([str(MINCARDS), "ask", "--json", "-"], input="qwen2.5-72b\nand lora?\n",
+                        capture_output=True, text=True, check=False)
     assert [json.loads(line)["intent"] for line in alone.stdout.splitlines()] == ["lookup",
                                                                                   "help"]
 

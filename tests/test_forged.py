@@ -240,7 +240,7 @@ def test_malformed_socket_envelopes_are_acknowledged_without_a_traceback(
     before = len(socket_bot.log_text())
     envelope_id = f"env-{time.monotonic_ns()}"
     emulator.wait_for_socket().send(json.dumps({"envelope_id": envelope_id, **envelope}))
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 10
     while emulator.acked_at(envelope_id) is None and time.monotonic() < deadline:
         time.sleep(0.02)
     assert emulator.acked_at(envelope_id) is not None, "not acknowledged"

@@ -16,6 +16,7 @@ import pytest
 
 from mincards.handlers.hub import HubError, _explain, hub_shape, repo_id
 from tests.fake_hub import TOKEN, FakeHub, HubModel
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 CONFIGS = Path(__file__).resolve().parent / "configs"
@@ -149,8 +150,8 @@ def test_which_names_are_hub_models(text: str, repo: str | None) -> None:
 
 def test_the_command_line_estimates_from_the_hub(hub: FakeHub) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(MINCARDS), "estimate", *args], capture_output=True,
-                              text=True, timeout=60, env={**os.environ}, check=False)
+        return run_to_exit([str(MINCARDS), "estimate", *args], capture_output=True,
+                           text=True, env={**os.environ}, check=False)
 
     result = run("--json", "https://huggingface.co/acme/ReasonerX-24B")
     assert result.returncode == 0, result.stderr
@@ -186,9 +187,9 @@ def test_which_words_of_a_question_are_looked_up(question: str, repo: str | None
 
 
 def test_ask_adds_the_hubs_estimate_as_slack_does(hub: FakeHub) -> None:
-    result = subprocess.run([str(MINCARDS), "ask", "--json", "acme/ReasonerX-24B lora 4k"],
-                            capture_output=True, text=True, timeout=60, env={**os.environ},
-                            check=False)
+    result = run_to_exit([str(MINCARDS), "ask", "--json", "acme/ReasonerX-24B lora 4k"],
+                         capture_output=True, text=True, env={**os.environ},
+                         check=False)
     said = json.loads(result.stdout)
     assert said["intent"] == "not_found" and said["estimate"]["shape"]["source"] == "hub"
     assert said["rows"] == [] and "Estimate, not the table's" in said["text"]

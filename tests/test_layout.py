@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.process_exit import run_to_exit
 
 # Which part of mincards each part may import. A part is a stage folder of bot/, one of the
 # modules every stage shares, the command line, or the Slack adapters.
@@ -179,14 +179,14 @@ def test_every_module_imports_and_none_by_a_bare_name() -> None:
 
 @pytest.mark.parametrize("name", ["bot", "handlers", "bot.cli"])
 def test_a_bare_name_refuses_to_import_even_from_the_checkout(name: str) -> None:
-    run = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60, check=False)
+    run = run_to_exit([sys.executable, "-c", f"import {name}"], cwd=ROOT,
+                      capture_output=True, text=True, check=False)
     assert run.returncode != 0
     assert f"import mincards.{name.split('.')[0]}" in run.stderr
 
 
 def test_python_dash_m_mincards_is_the_command() -> None:
-    run = subprocess.run([sys.executable, "-m", "mincards", "ask", "--json", "qwen2.5 72b lora"],
-                         capture_output=True, text=True, timeout=60, check=False)
+    run = run_to_exit([sys.executable, "-m", "mincards", "ask", "--json", "qwen2.5 72b lora"],
+                      capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert '"models": ["qwen2.5-72b"]' in run.stdout

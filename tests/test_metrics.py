@@ -5,6 +5,7 @@ on the public port, and never a person's text or a typed model name in a label."
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import urllib.error
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from mincards.bot.facts.checked_cache import CACHE_ENV
 from tests.bot_process import SIGNING_SECRET, Bot, free_port, running_bot
+from tests.process_exit import run_to_exit
 from tests.slack_emulator import SlackEmulator
 from tests.slack_sender import SlackSender, mention
 
@@ -125,20 +128,21 @@ def test_socket_mode_serves_metrics_too(emulator: SlackEmulator, tmp_path: Path,
 def test_a_metrics_port_in_use_is_one_clear_line(emulator: SlackEmulator,
                                                   tmp_path: Path) -> None:
     import socket
-    import subprocess
 
     from tests.bot_process import BOT_TOKEN, MINCARDS
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        env = {"PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
+        # The tests' own home and facts cache: nothing shared with another process.
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), CACHE_ENV: os.environ[CACHE_ENV],
+               "SLACK_BOT_TOKEN": BOT_TOKEN,
                "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": emulator.api_url,
                "HOST": "127.0.0.1", "PORT": str(free_port()),
                "METRICS_PORT": str(taken.getsockname()[1]),
                "XDG_STATE_HOME": str(tmp_path / "state")}
-        result = subprocess.run([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
-                                capture_output=True, text=True, timeout=60, check=False)
+        result = run_to_exit([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert "cannot listen for metrics" in result.stderr and "Traceback" not in result.stderr
 

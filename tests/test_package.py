@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import ROOT
+from tests.process_exit import run_to_exit
 
 BARE = {"bot", "handlers", "mincards_data"}
 
 
 def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return run_to_exit([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                       timeout=600, check=False)
 
 
 def installed_names(python: Path, cwd: Path) -> tuple[set[str], set[str]]:

@@ -21,6 +21,7 @@ import pytest
 
 from mincards.bot.replies.render_views import HOME_CHOOSE_ACTION
 from tests.bot_process import free_port
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -43,16 +44,20 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                    cwd=out.parent, env=_env(), stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while "mincards playground: http" not in out.read_text(encoding="utf-8"):
             assert process.poll() is None, out.read_text(encoding="utf-8")
-            assert time.monotonic() < deadline, "the playground did not start in 30 s"
+            assert time.monotonic() < deadline, "the playground did not start in 60 s"
             time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a drain slowed by load must not fail the module
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -206,9 +211,9 @@ def test_view_json_shows_what_the_bot_sent(page: Any) -> None:
 
 
 def test_real_slack_tokens_are_refused_in_one_line() -> None:
-    run = subprocess.run([str(MINCARDS), "playground", "--port", str(free_port())],
-                         env=_env(SLACK_BOT_TOKEN="xoxb-real-looking"), capture_output=True,
-                         text=True, timeout=30, check=False)
+    run = run_to_exit([str(MINCARDS), "playground", "--port", str(free_port())],
+                      env=_env(SLACK_BOT_TOKEN="xoxb-real-looking"), capture_output=True,
+                      text=True, check=False)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert "never talks to Slack" in run.stderr and "xoxb-real-looking" not in run.stderr
 
@@ -218,8 +223,8 @@ def test_a_port_in_use_is_one_line() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = subprocess.run([str(MINCARDS), "playground", "--port", str(port)], env=_env(),
-                             capture_output=True, text=True, timeout=60, check=False)
+        run = run_to_exit([str(MINCARDS), "playground", "--port", str(port)], env=_env(),
+                          capture_output=True, text=True, check=False)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
         f"mincards playground: port {port} is in use: pass --port with another"]

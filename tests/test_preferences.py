@@ -18,6 +18,7 @@ from mincards.bot.answering.preferences import Preferences
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.render_json import render_json
 from mincards.bot.replies.render_text import render_text
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 A3 = Preferences(flavours=("snt9b23",), frameworks=("llama_factory",))
@@ -124,8 +125,7 @@ def test_buttons_the_form_and_follow_ups_keep_the_settings_and_show_all_drops_th
 
 def run(*args: str, config: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(config or "/nonexistent")}
-    return subprocess.run([str(MINCARDS), *args], capture_output=True, text=True, timeout=60,
-                          env=env, check=False)
+    return run_to_exit([str(MINCARDS), *args], capture_output=True, text=True, env=env, check=False)
 
 
 def test_the_command_lines_flags_and_config_file(tmp_path: Path) -> None:

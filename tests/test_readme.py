@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -46,8 +46,8 @@ def test_every_command_shown_exists() -> None:
     shown = {command for c in code for command in _COMMAND.findall(c)}
     assert {"ask", "playground", "serve", "estimate"} <= shown
     for command in sorted(shown):
-        run = subprocess.run([str(MINCARDS), command, "--help"], capture_output=True, text=True,
-                             timeout=60, check=False)
+        run = run_to_exit([str(MINCARDS), command, "--help"], capture_output=True, text=True,
+                          check=False)
         assert run.returncode == 0, (command, run.stderr[-300:])
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import redis
 
 from tests.bot_process import BOT_TOKEN, MINCARDS, SIGNING_SECRET, free_port, running_bot
+from tests.process_exit import run_to_exit
 from tests.redis_process import running_redis
 from tests.slack_emulator import TEAM, SlackEmulator
 from tests.slack_sender import SlackSender, event_callback, mention
@@ -88,39 +89,32 @@ def test_a_context_this_bot_did_not_write_is_dropped_with_one_warning(
         assert "RecursionError" not in log and "Traceback" not in log
 
 
-def _serve_once(tmp_path: Path, emulator: SlackEmulator, redis_url: str,
-                required: bool) -> subprocess.Popen[str]:
+def _refused(tmp_path: Path, emulator: SlackEmulator, redis_url: str
+             ) -> subprocess.CompletedProcess[str]:
+    """`mincards serve` with REDIS_REQUIRED, expected to refuse: what it said, once it ended."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "REDIS_"))}
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1",
-                "PORT": str(free_port()), "REDIS_URL": redis_url,
-                "REDIS_REQUIRED": "true" if required else "false",
+                "PORT": str(free_port()), "REDIS_URL": redis_url, "REDIS_REQUIRED": "true",
                 "XDG_STATE_HOME": str(tmp_path / "state")})
-    return subprocess.Popen([str(MINCARDS), "serve"], env=env, cwd=tmp_path, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-
-
-def _said(process: subprocess.Popen[str], seconds: float) -> tuple[int | None, str]:
-    try:
-        out, _ = process.communicate(timeout=seconds)
-        return process.returncode, out
-    except subprocess.TimeoutExpired:
-        process.terminate()
-        out, _ = process.communicate(timeout=15)
-        return None, out
+    return run_to_exit([str(MINCARDS), "serve"], env=env, cwd=tmp_path, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
 def test_a_wrong_redis_password_is_one_clear_line_at_start(tmp_path: Path,
                                                             emulator: SlackEmulator) -> None:
     with running_redis(tmp_path, password="the-right-one") as url:
         wrong = url.replace("the-right-one", "a-wrong-one-do-not-leak")
-        code, out = _said(_serve_once(tmp_path, emulator, wrong, required=True), 30)
+        refused = _refused(tmp_path, emulator, wrong)
+        code, out = refused.returncode, refused.stdout
         assert code == 2, out
         assert "Redis at 127.0.0.1" in out and "password" in out and "REDIS_REQUIRED" in out
         assert "Traceback" not in out and "a-wrong-one-do-not-leak" not in out
-        code, out = _said(_serve_once(tmp_path, emulator, wrong, required=False), 4)
-        assert code is None, out  # it started, and ran until stopped
+        # It starts (running_bot waits until it answers health checks), and runs until stopped.
+        with running_bot(emulator, tmp_path, extra_env={
+                "REDIS_URL": wrong, "REDIS_REQUIRED": "false"}) as bot:
+            out = bot.log_text()
+            assert bot.process.poll() is None, out
         lines = [x for x in out.splitlines() if "Redis at 127.0.0.1" in x]
         assert len(lines) == 1 and "password" in lines[0] and "starting anyway" in lines[0]
         assert "Traceback" not in out and "a-wrong-one-do-not-leak" not in out
@@ -128,5 +122,6 @@ def test_a_wrong_redis_password_is_one_clear_line_at_start(tmp_path: Path,
 
 def test_no_redis_at_start_is_one_clear_line(tmp_path: Path, emulator: SlackEmulator) -> None:
     url = f"redis://127.0.0.1:{free_port()}/0"
-    code, out = _said(_serve_once(tmp_path, emulator, url, required=True), 30)
+    refused = _refused(tmp_path, emulator, url)
+    code, out = refused.returncode, refused.stdout
     assert code == 2 and "cannot be reached" in out and "Traceback" not in out, out

@@ -8,6 +8,7 @@ import pytest
 
 from mincards.handlers.logs import RedactSecrets
 from mincards.handlers.settings import SettingsError, load_settings
+from tests.process_exit import run_to_exit
 
 GOOD = {"SLACK_BOT_TOKEN": "xoxb-1-secretvalue", "SLACK_SIGNING_SECRET": "shh-secret"}
 
@@ -109,12 +110,10 @@ def test_log_filter_scrubs_secrets_and_token_shapes() -> None:
 
 def test_serve_with_bad_settings_exits_with_the_message(tmp_path: Path) -> None:
     import os
-    import subprocess
     import sys
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
-    result = subprocess.run([str(Path(sys.executable).with_name("mincards")), "serve"],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
-                            check=False)
+    result = run_to_exit([str(Path(sys.executable).with_name("mincards")), "serve"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert "SLACK_BOT_TOKEN is not set" in result.stderr and "Traceback" not in result.stderr
 

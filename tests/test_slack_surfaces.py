@@ -219,7 +219,7 @@ def run_step(slack: SlackSender, emulator: SlackEmulator, inputs: dict[str, Any]
     body = fixture("function_executed.json", inputs=inputs,
                    function_execution_id=f"Fx{next(_ids)}")
     assert post(slack, body) == 200
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         for method in ("functions.completeSuccess", "functions.completeError"):
             done = emulator.of(method)

@@ -217,7 +217,7 @@ def test_feedback_is_one_structured_line_without_the_question(
     payload["actions"][0]["type"] = "feedback_buttons"
     assert slack.action(payload).status == 200
     expected = Feedback("lookup", "qwen2.5-14b", "up").log_line()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while expected not in bot.log_text() and time.monotonic() < deadline:
         time.sleep(0.05)
     log = bot.log_text()

@@ -17,6 +17,7 @@ from mincards.bot.facts import knowledge as knowledge_module
 from mincards.bot.facts.checked_cache import CACHE_ENV, CheckedCache
 from mincards.bot.facts.knowledge import load_knowledge
 from mincards.bot.replies.render_json import render_json
+from tests.process_exit import run_to_exit
 
 MINCARDS = Path(sys.executable).with_name("mincards")
 QUESTION = "qwen2.5-72b lora 8k"
@@ -26,9 +27,9 @@ def fewest(data: Path) -> int:
     """What a fresh process, starting from the cache, answers for QUESTION on Snt9B."""
     import json
 
-    run = subprocess.run([str(MINCARDS), "--data-dir", str(data), "ask", "--json", QUESTION],
-                         capture_output=True, text=True, timeout=60, check=True,
-                         env={**os.environ})
+    run = run_to_exit([str(MINCARDS), "--data-dir", str(data), "ask", "--json", QUESTION],
+                      capture_output=True, text=True, check=True,
+                      env={**os.environ})
     return int(json.loads(run.stdout)["best"]["snt9b"]["count"])
 
 
@@ -120,8 +121,8 @@ def test_a_data_file_that_is_not_a_plain_file_is_one_line(data_copy: Path, kind:
         target.mkdir()
     for cache in ("off", ""):
         env = {**os.environ, CACHE_ENV: cache or str(data_copy.parent / "cache")}
-        run = subprocess.run([str(MINCARDS), "--data-dir", str(data_copy), "ask", QUESTION],
-                             capture_output=True, text=True, timeout=20, check=False, env=env)
+        run = run_to_exit([str(MINCARDS), "--data-dir", str(data_copy), "ask", QUESTION],
+                          capture_output=True, text=True, check=False, env=env)
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and "vocabulary.toml" in run.stderr, run.stderr
         assert "not a regular file" in run.stderr and "Traceback" not in run.stderr

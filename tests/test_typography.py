@@ -16,6 +16,7 @@ from mincards.bot.replies.lead import short_text
 from mincards.bot.replies.render_blocks import message
 from mincards.bot.replies.render_text import render_text
 from mincards.bot.replies.typography import typeset
+from tests.process_exit import run_to_exit
 
 DOUBLED = re.compile(r"\)\s*\(|）\s*（|\)\s*（|）\s*\(")
 HAN_SPACE_HAN = re.compile(r"[\u3400-\u9fff] +[\u3400-\u9fff]")
@@ -89,24 +90,22 @@ def test_the_one_function(language: str, raw: str, typeset_as: str) -> None:
 
 
 def test_help_examples_paste_as_typed() -> None:
-    import subprocess
     import sys
     from pathlib import Path
 
     exe = Path(sys.executable).with_name("mincards")
-    out = subprocess.run([str(exe), "ask", "--help"], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_to_exit([str(exe), "ask", "--help"], capture_output=True, text=True,
+                      check=True).stdout
     assert "printf 'qwen 7b\\nmixtral lora\\n' | mincards ask --json -" in out
 
 
 def test_an_empty_line_in_a_thread_is_no_question() -> None:
-    import subprocess
     import sys
     from pathlib import Path
 
     exe = Path(sys.executable).with_name("mincards")
-    out = subprocess.run([str(exe), "ask", "--short", "--thread", "-"], capture_output=True,
-                         text=True, check=True, input="qwen2.5-72b lora\n\n").stdout
+    out = run_to_exit([str(exe), "ask", "--short", "--thread", "-"], capture_output=True,
+                      text=True, check=True, input="qwen2.5-72b lora\n\n").stdout
     assert out.splitlines() == [out.splitlines()[0]] and "Qwen2.5-72B" in out
     assert "help" not in out.lower() and "didn't find" not in out
 
