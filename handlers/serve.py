@@ -216,38 +216,44 @@ class MetricsFolder:
             shutil.rmtree(self.path, ignore_errors=True)
 
 
-def start_metrics(settings: Settings, mode: str) -> MetricsFolder | None:
-    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches; in HTTP
-    mode the folder of the workers' sample files."""
+def claim_metrics_folder(settings: Settings, mode: str) -> MetricsFolder | None:
+    """The folder of the workers' sample files (HTTP mode, or one the operator names), locked
+    against a second bot. Claimed before Slack is asked anything: a refusal here is local and
+    must end in a moment, however slow Slack or the machine is."""
     if settings.metrics_port is None:
         return None
     from mincards.handlers import metrics
 
-    folder = None
     named = os.environ.get(metrics.MULTIPROC_ENV)
     # gunicorn's workers are processes of their own: each writes its samples to files that
     # this process (which serves /metrics) adds up. A named folder is prometheus_client's
     # multiprocess mode in Socket Mode too, so it is kept apart from other files there as well.
-    if mode == "http" or named:
-        try:
-            path, lock = metrics.enable_multiprocess()
-        except metrics.FolderInUse as exc:
-            raise SettingsError(f"another running bot counts its metrics in {exc} "
-                                f"({metrics.MULTIPROC_ENV}): give this one a folder of its "
-                                f"own") from None
-        except OSError as exc:
-            raise SettingsError(f"cannot use {metrics.MULTIPROC_ENV} for metrics: "
-                                f"{exc.strerror or exc}") from None
-        folder = MetricsFolder(path, not named, os.getpid(), lock)
+    if mode != "http" and not named:
+        return None
+    try:
+        path, lock = metrics.enable_multiprocess()
+    except metrics.FolderInUse as exc:
+        raise SettingsError(f"another running bot counts its metrics in {exc} "
+                            f"({metrics.MULTIPROC_ENV}): give this one a folder of its "
+                            f"own") from None
+    except OSError as exc:
+        raise SettingsError(f"cannot use {metrics.MULTIPROC_ENV} for metrics: "
+                            f"{exc.strerror or exc}") from None
+    return MetricsFolder(path, not named, os.getpid(), lock)
+
+
+def listen_metrics(settings: Settings) -> None:
+    """/metrics on its own listener (METRICS_PORT), never on the port Slack reaches."""
+    if settings.metrics_port is None:
+        return
+    from mincards.handlers import metrics
+
     try:
         metrics.serve_metrics(settings.metrics_host, settings.metrics_port)
     except OSError as exc:
-        if folder is not None:
-            folder.close()
         raise SettingsError(f"cannot listen for metrics on {settings.metrics_host}:"
                             f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
                             f"{exc.strerror or exc}") from None
-    return folder
 
 
 def serve(requested: str = "auto") -> int:
@@ -256,10 +262,11 @@ def serve(requested: str = "auto") -> int:
     mode = settings.mode(requested)
     configure_logging(settings.log_level, settings.secrets(), settings.log_format)
     engine = Engine()  # loads and checks the data before anything listens
-    check_token(settings)
-    check_redis(settings)
-    samples = start_metrics(settings, mode)
+    samples = claim_metrics_folder(settings, mode)
     try:
+        check_token(settings)
+        check_redis(settings)
+        listen_metrics(settings)
         check_database(settings)
         return _socket(settings, engine) if mode == "socket" else _http(settings, engine)
     finally:

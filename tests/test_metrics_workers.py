@@ -159,6 +159,35 @@ def test_a_named_folder_keeps_other_files_apart_and_a_second_bot_is_refused(
     assert {p.name for p in folder.iterdir()} == {*foreign, "mincards-samples"}
 
 
+def test_a_folder_held_by_another_bot_is_refused_before_slack_is_asked(
+        emulator: SlackEmulator, tmp_path: Path) -> None:
+    """The folder is local: its refusal must not wait on Slack (a slow or hung Slack held a
+    refused start for auth.test's timeout and its retry, 20 s and more under load)."""
+    folder = tmp_path / "samples"
+    asked: list[bytes] = []
+
+    def never_answer(conn: socket.socket) -> None:
+        asked.append(conn.recv(1024))
+        time.sleep(30)
+
+    hung_slack = RawServer(never_answer)
+    try:
+        with running_bot(emulator, tmp_path, extra_env={
+                "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder)}):
+            second = refused_serve(cwd=tmp_path, env={
+                "PATH": "/usr/bin:/bin", "SLACK_BOT_TOKEN": BOT_TOKEN,
+                "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_API_URL": f"http://127.0.0.1:{hung_slack.port}/api/",
+                "HOST": "127.0.0.1", "PORT": str(free_port()),
+                "METRICS_PORT": str(free_port()), "PROMETHEUS_MULTIPROC_DIR": str(folder),
+                "XDG_STATE_HOME": str(tmp_path / "second-state")})
+    finally:
+        hung_slack.close()
+    assert second.returncode == 2, second.stderr
+    assert f"another running bot counts its metrics in {folder} " in second.stderr
+    assert asked == [], "the refused start asked Slack first"
+
+
 def refused_serve(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`mincards serve` expected to refuse at once, with nothing of the machine's shared with
     another process (its home, its facts cache: the tests' own); a hang fails with what it said
