@@ -271,7 +271,8 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
         seq_lens=question.seq_lens or list(previous.seq_lens),
         frameworks=question.frameworks or set(previous.frameworks),
         flavours=question.flavours or set(previous.flavours),
-        uncovered_stage=question.uncovered_stage, budget=budget, workload=workload,
+        uncovered_stage=question.uncovered_stage, stage_strategy=question.stage_strategy,
+        budget=budget, workload=workload,
         stand_in=previous.stand_in if same_model else None)
 
 

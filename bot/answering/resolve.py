@@ -435,6 +435,8 @@ class Resolver:
                     "in_table": present, "frameworks": elsewhere})
                 return scope
             scope.frameworks = narrowed
+        if question.stage_strategy is not None:
+            scope.notes.append(Note("stage_strategy", {"strategy": question.stage_strategy}))
         if question.refused_budget is not None and question.budget is None:
             count, unit = question.refused_budget
             scope.notes.append(Note("budget_not_positive", {"count": count, "unit": unit}))

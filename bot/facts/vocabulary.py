@@ -97,10 +97,22 @@ class FrameworkWords:
     stages: tuple[str, ...] = ()
 
 @dataclass(frozen=True, kw_only=True)
+class StageStrategy:
+    """A training stage that is answered as one strategy (pre-training trains every parameter:
+    full), and why, said in the reply."""
+
+    __pydantic_config__ = STRICT_KEYS
+    strategy: str
+    words: tuple[str, ...]
+    why: dict[Language, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Stages:
     __pydantic_config__ = STRICT_KEYS
     covered: tuple[str, ...]
     uncovered: tuple[str, ...]
+    implies: tuple[StageStrategy, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -258,6 +270,9 @@ class Vocabulary:
                                  "and '_')")
         if not self.strategies:
             raise ValueError("no strategies")
+        unknown = [i.strategy for i in self.stages.implies if i.strategy not in self.strategies]
+        if unknown:
+            raise ValueError(f"stages.implies: {unknown} are not strategies")
         for key, strategy in self.strategies.items():
             if strategy.needs_no_more_than and strategy.needs_no_more_than not in self.strategies:
                 raise ValueError(f"strategy {key!r}: needs_no_more_than names unknown strategy "

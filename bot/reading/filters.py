@@ -18,6 +18,8 @@ class Filters:
     strategies: list[str] = field(default_factory=list)
     # A training stage the table may not cover (dpo, grpo, inference), as written.
     stage: str | None = None
+    # The strategy a covered stage is answered as (pre-training: full), when no strategy is named.
+    stage_strategy: str | None = None
     text: str = ""
 
 
@@ -45,6 +47,9 @@ class FilterReader:
         self._uncovered = compile_phrases([w for w in vocabulary.stages.uncovered
                                            if w.lower() not in strategy_words])
         self._covered = compile_phrases(vocabulary.stages.covered)
+        # Only a stage standing alone: "-pt" ends many a model's name (gemma-3-27b-pt).
+        self._implied = PhraseIndex([(w, i.strategy) for i in vocabulary.stages.implies
+                                     for w in i.words], attached=False, alone=True)
         # Short names that are also model sizes ("9b"): the flavour only where a flavour stands.
         short = vocabulary.flavour_short
         self._short = {k.lower(): v for k, v in short.names.items()}
@@ -80,6 +85,12 @@ class FilterReader:
             out.stage = found.group(0).strip()
             text = self._uncovered.sub(" ", text)
         # The strategy leaves a mark: a number right after it is a length ("lora 2048").
+        implied, text = self._implied.take(text)
         out.strategies, text = self._strategies.take(text, f" {STRATEGY_MARK} ")
+        if implied and not out.strategies:
+            # The stage says the strategy ("pretrain" trains every parameter); one that was
+            # named ("continued pre-training with LoRA") wins over it.
+            out.strategies = implied[:1]
+            out.stage_strategy = implied[0]
         out.text = self._covered.sub(" ", text)
         return out

@@ -133,7 +133,8 @@ class NameReader:
         self._known_words = (self._table_variants | self._distinct | self._suffixes
                              | self._quant_words
                              | {w for w, _ in vocabulary.strategy_words()}
-                             | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered))
+                             | set(vocabulary.stages.covered) | set(vocabulary.stages.uncovered)
+                             | {w for i in vocabulary.stages.implies for w in i.words})
         self._aliases: dict[str, str] = {}
         for info in catalogue:
             self._aliases[self._alias_key(info.key, org=False)] = info.key

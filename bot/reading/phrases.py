@@ -12,13 +12,16 @@ def _is_ascii(word: str) -> bool:
     return all(ord(c) < 128 for c in word)
 
 
-def phrase_pattern(phrases: Iterable[str], *, attached: bool = True) -> str:
+def phrase_pattern(phrases: Iterable[str], *, attached: bool = True,
+                   alone: bool = False) -> str:
     """One alternation for phrases, longest first; ASCII ones need word edges, CJK ones do not.
 
     attached=False also refuses an ASCII phrase joined by '-' or '_' to a further word, so that
-    'mindspeed' is not read out of 'MindSpeed-RL' when no phrase names that.
+    'mindspeed' is not read out of 'MindSpeed-RL' when no phrase names that. alone=True also
+    refuses one joined to the word before it: the 'pt' of 'gemma-3-27b-pt' is part of a name.
     """
     tail = "" if attached else r"(?![_-][a-z])"
+    head = r"(?<![a-z0-9][-_/.])" if alone else ""
     ascii_parts: list[str] = []
     cjk_parts: list[str] = []
     for phrase in sorted({p.lower() for p in phrases}, key=len, reverse=True):
@@ -31,7 +34,7 @@ def phrase_pattern(phrases: Iterable[str], *, attached: bool = True) -> str:
     # up at once instead of once per phrase (a question is read with some twenty of these).
     parts = []
     if ascii_parts:
-        parts.append(rf"(?<![a-z0-9])(?:{'|'.join(ascii_parts)})(?![a-z0-9]){tail}")
+        parts.append(rf"{head}(?<![a-z0-9])(?:{'|'.join(ascii_parts)})(?![a-z0-9]){tail}")
     if cjk_parts:
         parts.append(f"(?:{'|'.join(cjk_parts)})")
     return "|".join(parts) if parts else r"(?!x)x"
@@ -52,12 +55,14 @@ class PhraseIndex:
     shorter one inside it ('mindspeed-rl' over 'mindspeed'), whatever order the keys come in.
     """
 
-    def __init__(self, phrases: Iterable[tuple[str, str]], *, attached: bool = True) -> None:
+    def __init__(self, phrases: Iterable[tuple[str, str]], *, attached: bool = True,
+                 alone: bool = False) -> None:
         pairs = [(p, key) for p, key in phrases if p.strip()]
         self._key: dict[str, str] = {}
         for phrase, key in pairs:
             self._key.setdefault(_fold(phrase), key)  # the first key to claim a phrase keeps it
-        self._pattern = re.compile(phrase_pattern([p for p, _ in pairs], attached=attached))
+        self._pattern = re.compile(phrase_pattern([p for p, _ in pairs], attached=attached,
+                                                  alone=alone))
 
     def take(self, text: str, mark: str = " ") -> tuple[list[str], str]:
         """(the keys named, in order, each once; the text with their phrases replaced by

@@ -41,6 +41,8 @@ class Question:
     frameworks: set[str] = field(default_factory=set)
     flavours: set[str] = field(default_factory=set)
     uncovered_stage: str | None = None
+    # The strategy the stage named is answered as (pre-training: full), said in the reply.
+    stage_strategy: str | None = None
     budget: Budget | None = None
     # An amount of hardware that cannot be one ("-5 cards"): said back, never a budget.
     refused_budget: tuple[int, BudgetUnit] | None = None
@@ -124,6 +126,7 @@ class QuestionReader:
         question.flavours.update(filters.flavours)
         question.strategies.update(filters.strategies)
         question.uncovered_stage = filters.stage
+        question.stage_strategy = filters.stage_strategy
         planned = self.workload.read(filters.text)
         question.workload = planned.workload
         numbers = self.numbers.read(planned.text)
@@ -162,6 +165,8 @@ def _continued(asked: Question, context: Question) -> Question:
         frameworks=asked.frameworks or context.frameworks,
         flavours=asked.flavours or context.flavours,
         uncovered_stage=asked.uncovered_stage or context.uncovered_stage,
+        stage_strategy=(asked.stage_strategy if asked.strategies
+                        else context.stage_strategy),
         budget=asked.budget or context.budget,
         refused_budget=asked.refused_budget or context.refused_budget,
         workload=asked.workload if asked.workload.said else context.workload)

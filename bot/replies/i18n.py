@@ -105,6 +105,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.count": "{model} {count}",
         "vs": " vs ",
         "note.budget_covers_nothing": "A budget in {unit} counts on none of this table's flavours.",
+        "note.stage_strategy": "{why}: answered as {strategy}.",
         "note.budget_not_positive": "{amount} is not a budget: a budget is a positive number "
                                     "of cards, DIE or nodes, so I answered without one.",
         "note.no_model": "I didn't find a model name in that.",
@@ -477,6 +478,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "compare.count": "{model} {count}",
         "vs": " 对比 ",
         "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
+        "note.stage_strategy": "{why}：按{strategy}回答。",
         "note.budget_not_positive": "{amount} 不是预算：预算应是正数的卡、DIE 或节点，"
                                     "因此按没有预算回答。",
         "note.no_model": "没有在问题中找到模型名。",

@@ -41,6 +41,13 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         shown = [hw.flavours[f].display for f in note.args.get("flavours", ())]
         shown += [knowledge.framework_names.get(f, f) for f in note.args.get("frameworks", ())]
         args = {"what": join_words(language, shown)}
+    if note.kind == "stage_strategy":
+        why = next((i.why for i in knowledge.vocabulary.stages.implies
+                    if i.strategy == note.args["strategy"]), {})
+        said = why.get(language) or why.get("en", "")
+        if not said:
+            return ""
+        args["why"] = said[:1].upper() + said[1:]
     if note.kind == "budget_not_positive":
         count = int(args["count"])
         args["amount"] = t(language, f"budget.{args['unit']}", count=count,
