@@ -63,11 +63,14 @@ def _passes(engine: Engine, text: str) -> dict[str, tuple[Callable[[Any], Any], 
 
 
 def _best_of(work: Callable[[Any], Any], value: Any, runs: int = 5) -> float:
+    # This thread's CPU time, not the clock: beside a CPU burner a few-ms run is descheduled
+    # for whole time slices, and a wall-clock ratio of 4x the text read 8.4x (a fresh-clone CI
+    # run, issue 36). The growth being checked is the reader's work, which CPU time measures.
     best = float("inf")
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.thread_time()
         work(value)
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.thread_time() - started)
     return best
 
 
@@ -147,10 +150,10 @@ def test_deeply_nested_button_values_are_refused_quickly() -> None:
     from mincards.bot import shallow_json
 
     value = "[" * 1000 + "]" * 1000  # 2,000 characters: within Slack's limit for a value
-    started = time.perf_counter()
+    started = time.thread_time()
     assert FollowUp.decode(value) is None
     assert Feedback.decode('{"k":' * 400 + "1" + "}" * 400) is None
-    assert time.perf_counter() - started < 0.05
+    assert time.thread_time() - started < 0.05
     with pytest.raises(ValueError, match="nested deeper"):
         shallow_json.loads(value)
     assert shallow_json.loads('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') == {

@@ -336,9 +336,9 @@ def test_a_pasted_config_is_estimated_and_its_words_are_not_the_question(engine:
     assert broken.estimate is None and note is not None
     assert "no layer count" in str(note.args["reason"])
     # Fences far apart or unclosed are found in linear time, and are not a config.
-    started = time.perf_counter()
+    started = time.thread_time()
     assert engine.ask("```" + "{" * 100_000).estimate is None
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
 
 
 def test_a_budget_is_judged_against_the_estimate_only_as_by_estimate(engine: Engine) -> None:

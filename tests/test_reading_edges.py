@@ -139,7 +139,7 @@ def test_the_plan_pass_is_linear_on_long_runs(engine: Engine, text: str) -> None
     normal = engine.questions.normalize(text)
     runs = []
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.thread_time()
         engine.questions.workload.read(normal)
-        runs.append(time.perf_counter() - start)
+        runs.append(time.thread_time() - start)
     assert min(runs) < 0.1, f"{min(runs) * 1000:.1f} ms"
