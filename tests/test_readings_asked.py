@@ -44,3 +44,92 @@ def test_a_follow_up_keeps_the_stage_as_its_strategy(engine: Engine) -> None:
     then = engine.ask("and the 32b?", context_after(first, None))
     assert then.models == ("qwen2.5-32b",)
     assert then.rows and {r.strategy for r in then.rows} == {"full"}
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("qlora qwen2.5-72b 4k", "The table has no QLoRA figures."),
+    ("QLoRA for Qwen/Qwen2.5-72B-Instruct at 4096?", "The table has no QLoRA figures."),
+    ("how many cards to q-lora qwen2.5 72b", "The table has no QLoRA figures."),
+    ("qwen2.5-72b QLoRA 微调 要几张卡", "该表没有 QLoRA 的数据。"),
+])
+def test_qlora_is_bounded_by_lora_and_said_first(engine: Engine, question: str,
+                                                 said: str) -> None:
+    answer = engine.ask(question)
+    assert answer.intent == "lookup" and answer.models == ("qwen2.5-72b",)
+    assert answer.rows and {r.strategy for r in answer.rows} == {"lora"}
+    assert answer.note("stage_bound") is not None and answer.note("stage_not_covered") is None
+    text = render_text(engine.knowledge, answer)
+    first = text.splitlines()[0]
+    # Said first, as a bound, before the LoRA counts; and not once more among the notes.
+    assert first.startswith(said), first
+    assert ("upper bound" in first or "上限" in first) and text.count(said) == 1
+    assert "QLORA" not in text
+
+
+def test_qlora_with_a_strategy_named_keeps_that_strategy(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-7b qlora full?")
+    assert {r.strategy for r in answer.rows} == {"full"}
+
+
+@pytest.mark.parametrize(("question", "hardware"), [
+    ("how many A100s for qwen2.5-72b lora", "A100"),
+    ("qwen2.5-72b lora on h-800?", "H800"),
+    ("can our GPUs do qwen2.5-72b lora", "GPUs"),
+    ("qwen2.5-72b lora, we only have rtx4090", "RTX 4090"),
+    ("qwen2.5-72b lora 910A 要几张", "Ascend 910A"),
+    ("用A100训练qwen2.5-72b lora需要几张卡", "A100"),
+    ("we usually train on H100. anyway, how many for qwen2.5-72b lora?", "H100"),
+])
+def test_other_hardware_is_said_first_and_the_counts_stay_ascend(
+        engine: Engine, question: str, hardware: str) -> None:
+    answer = engine.ask(question)
+    assert answer.intent == "lookup" and answer.models == ("qwen2.5-72b",)
+    note = answer.note("other_hardware")
+    assert note is not None and note.args["hardware"] == [hardware]
+    text = render_text(engine.knowledge, answer)
+    first = text.splitlines()[0]
+    # First: the table's hardware and that it has no figures for the asked one; then the
+    # table's Ascend counts, unchanged (16 cards on Snt9B for Qwen2.5-72B LoRA).
+    assert first.index(hardware) < first.index("16")
+    assert ("Snt9B" in first and "Ascend" in first) or "昇腾" in first
+    assert text.count(hardware) == 1, text
+    assert answer.budget is None
+
+
+@pytest.mark.parametrize(("question", "amount"), [
+    ("8x H800 enough for llama3.1-70b full?", "8 H800"),
+    ("can 32 GPUs run llama3.1-70b full", "32 GPUs"),
+    ("我们有A100 32张卡，llama3.1-70b全参够吗", "32"),
+])
+def test_a_budget_of_other_hardware_is_not_judged_as_ascend(
+        engine: Engine, question: str, amount: str) -> None:
+    answer = engine.ask(question)
+    # No Ascend verdict for another chip's amount: a lookup that says it did not judge it.
+    assert answer.budget is None and answer.intent == "lookup"
+    first = render_text(engine.knowledge, answer).splitlines()[0]
+    assert amount in first and ("did not judge" in first or "没有用它判断" in first)
+    assert not first.split(":")[-1].strip().startswith(("Yes", "No"))
+
+
+def test_an_ascend_budget_beside_other_hardware_is_still_judged(engine: Engine) -> None:
+    answer = engine.ask("16 910B cards, we also have A100s; qwen2.5-32b full?")
+    assert answer.budget is not None and answer.budget.count == 16
+    assert answer.note("other_hardware") is not None
+
+
+@pytest.mark.parametrize("question", [
+    "qwen2.5-72b lora", "qwen2.5-72b-instruct-gptq-int4 lora", "glm4-9b lora on snt9b",
+    "gemma-3-27b-pt lora", "qwen3-30b-a3b lora",
+])
+def test_no_other_hardware_where_none_is_named(engine: Engine, question: str) -> None:
+    assert engine.ask(question).note("other_hardware") is None
+
+
+def test_a_follow_up_keeps_the_other_hardware(engine: Engine) -> None:
+    from mincards.bot.answering.conversation import context_after
+
+    first = engine.ask("how many A100s for qwen2.5-72b lora")
+    then = engine.ask("and full?", context_after(first, None))
+    assert then.rows and {r.strategy for r in then.rows} == {"full"}
+    note = then.note("other_hardware")
+    assert note is not None and note.args["hardware"] == ["A100"]

@@ -55,7 +55,7 @@ def test_shorter_sequence_is_answered_as_an_upper_bound(engine: Engine) -> None:
     ("qwen2vl-72b lora 8192", "seq_not_listed"),
     ("llama3.1-8b full 32k", "seq_not_listed"),
     ("qwen2.5-7b dpo", "stage_not_covered"),
-    ("qwen2.5-7b qlora", "stage_not_covered"),
+    ("qwen2.5-7b grpo", "stage_not_covered"),
 ])
 def test_not_covered_says_what_the_table_has(engine: Engine, text: str, reason: str) -> None:
     answer = engine.ask(text)

@@ -30,6 +30,9 @@ KINDS: tuple[Kind, ...] = ("lookup", "compare", "capacity", "ambiguous", "plan")
 KEEP_SECONDS = 6 * 3600
 MAX_CONTEXTS = 10_000
 _QUANT_WORD = re.compile(r"[a-z0-9_]{1,12}")
+# How a reply names other hardware ("A100", "RTX 4090", "Ascend 910A"): a stored context
+# holding anything else is not shown back.
+_HARDWARE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .]{0,29}")
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class Context:
     quantized: tuple[str, ...] = ()
     # What fits a budget, asked as "the largest that fits".
     largest: bool = False
+    # Hardware the table has no figures for that the thread asked about ("A100"): its
+    # follow-ups are still read as that hardware's, and told so.
+    other_hardware: tuple[str, ...] = ()
 
     def json(self) -> dict[str, Any]:
         return {"kind": self.kind, "language": self.language, "models": list(self.models),
@@ -62,7 +68,7 @@ class Context:
                 "budget": self.budget.json() if self.budget else None,
                 "workload": self.workload.json() if self.workload else None,
                 "stand_in": self.stand_in, "quantized": list(self.quantized),
-                "largest": self.largest}
+                "largest": self.largest, "other_hardware": list(self.other_hardware)}
 
     @classmethod
     def from_json(cls, data: Any) -> Context | None:
@@ -90,7 +96,8 @@ class Context:
                    stand_in=stand_in if isinstance(stand_in := data.get("stand_in"), str)
                    and len(stand_in) <= 80 else None,
                    quantized=texts("quantized", _QUANT_WORD.fullmatch),
-                   largest=data.get("largest") is True)
+                   largest=data.get("largest") is True,
+                   other_hardware=texts("other_hardware", _HARDWARE_NAME.fullmatch))
 
 
 class ContextStore(Protocol):
@@ -148,6 +155,7 @@ def context_of(answer: Answer) -> Context:
     # each question and button (so a changed setting, or "Show all", holds for what follows).
     settings = answer.note("from_settings")
     taken = settings.args if settings is not None else {}
+    other = answer.note("other_hardware")
     return Context(kind=kind, language=answer.language, models=models,
                    pending=answer.pending, compare_with=answer.compare_with,
                    strategies=answer.strategies, seq_lens=answer.seq_lens,
@@ -155,7 +163,8 @@ def context_of(answer: Answer) -> Context:
                    flavours=() if "flavours" in taken else answer.flavours,
                    budget=answer.budget,
                    workload=answer.workload,
-                   stand_in=stand_in, quantized=quantized, largest=answer.largest)
+                   stand_in=stand_in, quantized=quantized, largest=answer.largest,
+                   other_hardware=tuple(other.args["hardware"]) if other is not None else ())
 
 
 def context_after(answer: Answer, previous: Context | None) -> Context | None:
@@ -272,6 +281,7 @@ def continue_question(question: Question, previous: Context, matcher: Matcher
         frameworks=question.frameworks or set(previous.frameworks),
         flavours=question.flavours or set(previous.flavours),
         uncovered_stage=question.uncovered_stage, stage_strategy=question.stage_strategy,
+        other_hardware=question.other_hardware or list(previous.other_hardware),
         budget=budget, workload=workload,
         stand_in=previous.stand_in if same_model else None)
 

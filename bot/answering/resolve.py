@@ -435,8 +435,16 @@ class Resolver:
                     "in_table": present, "frameworks": elsewhere})
                 return scope
             scope.frameworks = narrowed
+        if question.other_hardware:
+            budget = question.other_budget
+            scope.notes.append(Note("other_hardware", {
+                "hardware": list(question.other_hardware), "flavours": list(table.flavours),
+                **({"count": budget[0], "unit": budget[1]} if budget else {})}))
         if question.stage_strategy is not None:
-            scope.notes.append(Note("stage_strategy", {"strategy": question.stage_strategy}))
+            implied = self.knowledge.vocabulary.stages.implies[question.stage_strategy]
+            scope.notes.append(Note("stage_bound" if implied.at_most else "stage_strategy",
+                                    {"stage": question.stage_strategy,
+                                     "strategy": implied.strategy}))
         if question.refused_budget is not None and question.budget is None:
             count, unit = question.refused_budget
             scope.notes.append(Note("budget_not_positive", {"count": count, "unit": unit}))

@@ -105,6 +105,9 @@ class StageStrategy:
     strategy: str
     words: tuple[str, ...]
     why: dict[Language, str] = field(default_factory=dict)
+    # The strategy's counts bound this stage's from above (QLoRA needs at most LoRA's cards):
+    # the reply says so first, never as the table's figures for the stage itself.
+    at_most: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -229,6 +232,14 @@ class Clauses:
 
 
 @dataclass(frozen=True, kw_only=True)
+class OtherHardware:
+    """Hardware the table has no figures for: each word and how a reply names it."""
+
+    __pydantic_config__ = STRICT_KEYS
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Intents:
     __pydantic_config__ = STRICT_KEYS
     list: tuple[str, ...]
@@ -254,6 +265,7 @@ class Vocabulary:
     frameworks: dict[str, FrameworkWords] = field(default_factory=dict)
     flavours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     flavour_short: FlavourShort = field(default_factory=FlavourShort)
+    other_hardware: OtherHardware = field(default_factory=OtherHardware)
     plan: PlanWords = field(default_factory=PlanWords)
     quantities: Quantities | None = None
     budget: BudgetWords = field(default_factory=BudgetWords)

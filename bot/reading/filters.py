@@ -18,8 +18,9 @@ class Filters:
     strategies: list[str] = field(default_factory=list)
     # A training stage the table may not cover (dpo, grpo, inference), as written.
     stage: str | None = None
-    # The strategy a covered stage is answered as (pre-training: full), when no strategy is named.
-    stage_strategy: str | None = None
+    # The stage that says the strategy (pre-training: full), as its place in the vocabulary's
+    # [[stages.implies]], when no strategy is named.
+    stage_strategy: int | None = None
     text: str = ""
 
 
@@ -48,7 +49,8 @@ class FilterReader:
                                            if w.lower() not in strategy_words])
         self._covered = compile_phrases(vocabulary.stages.covered)
         # Only a stage standing alone: "-pt" ends many a model's name (gemma-3-27b-pt).
-        self._implied = PhraseIndex([(w, i.strategy) for i in vocabulary.stages.implies
+        self._implies = vocabulary.stages.implies
+        self._implied = PhraseIndex([(w, str(n)) for n, i in enumerate(self._implies)
                                      for w in i.words], attached=False, alone=True)
         # Short names that are also model sizes ("9b"): the flavour only where a flavour stands.
         short = vocabulary.flavour_short
@@ -90,7 +92,7 @@ class FilterReader:
         if implied and not out.strategies:
             # The stage says the strategy ("pretrain" trains every parameter); one that was
             # named ("continued pre-training with LoRA") wins over it.
-            out.strategies = implied[:1]
-            out.stage_strategy = implied[0]
+            out.stage_strategy = int(implied[0])
+            out.strategies = [self._implies[out.stage_strategy].strategy]
         out.text = self._covered.sub(" ", text)
         return out

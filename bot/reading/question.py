@@ -22,6 +22,7 @@ from mincards.bot.reading.hardware import HardwareReader
 from mincards.bot.reading.names import Mention, NameReader
 from mincards.bot.reading.normalize import Normalizer
 from mincards.bot.reading.numbers import NumberReader
+from mincards.bot.reading.other_hardware import OtherHardwareReader
 from mincards.bot.reading.phrases import compile_phrases
 from mincards.bot.reading.workload import WorkloadReader
 
@@ -41,8 +42,15 @@ class Question:
     frameworks: set[str] = field(default_factory=set)
     flavours: set[str] = field(default_factory=set)
     uncovered_stage: str | None = None
-    # The strategy the stage named is answered as (pre-training: full), said in the reply.
-    stage_strategy: str | None = None
+    # The stage that named the strategy (pre-training: full), its place in the vocabulary's
+    # [[stages.implies]]; the reply says why.
+    stage_strategy: int | None = None
+    # Hardware the table has no figures for (A100, "GPUs", 910A), as replies name it: the
+    # reply says first that its counts are Ascend's.
+    other_hardware: list[str] = field(default_factory=list)
+    # An amount said of that hardware ("8x H800", "16 GPUs", "A100 8张卡"): never judged
+    # against the table's Ascend counts; the unit is None for the named hardware itself.
+    other_budget: tuple[int, BudgetUnit | None] | None = None
     budget: Budget | None = None
     # An amount of hardware that cannot be one ("-5 cards"): said back, never a budget.
     refused_budget: tuple[int, BudgetUnit] | None = None
@@ -84,6 +92,7 @@ class QuestionReader:
         self.normalize = Normalizer(vocabulary)
         self.filters = FilterReader(vocabulary, frameworks, flavours)
         self.clauses = ClauseReader(vocabulary)
+        self.other_hardware = OtherHardwareReader(vocabulary)
         counts = CountReader(vocabulary)
         flavours = flavours or {}
         self.hardware = HardwareReader(vocabulary, counts, [
@@ -102,6 +111,9 @@ class QuestionReader:
         if split is None:
             return self._read(raw, text)
         asked = self._read(raw, split.asked)
+        # Hardware named anywhere ("we only have A100s. how many for ...") is what the
+        # asker will read the counts as: said whichever clause named it.
+        asked.other_hardware = self.other_hardware.read(text).named
         if not asked.named:
             # The context clauses hold the model ("we trained qwen2.5-72b lora last week. how
             # about full?"): the question asks about it, and what it says itself wins.
@@ -120,7 +132,9 @@ class QuestionReader:
 
     def _read(self, raw: str, text: str) -> Question:
         question = Question(text=raw, language=language_of(raw))
-        hardware = self.hardware.read(text)
+        other = self.other_hardware.read(text)
+        question.other_hardware = other.named
+        hardware = self.hardware.read(other.text)
         filters = self.filters.read(hardware.text)
         question.frameworks.update(filters.frameworks)
         question.flavours.update(filters.flavours)
@@ -137,6 +151,13 @@ class QuestionReader:
             question.budget = Budget(count, unit, flavour)
         elif numbers.refused_budgets:
             question.refused_budget = numbers.refused_budgets[0]
+        if other.count is not None:
+            question.other_budget = (other.count, None)
+        elif other.named and question.budget is not None and not question.flavours:
+            # "A100 8张卡": with other hardware named and no Ascend flavour, the cards counted
+            # are that hardware's.
+            question.other_budget = (int(question.budget.count), question.budget.unit)
+            question.budget = None
         text = numbers.text
         question.wants_largest = bool(self._largest.search(text))
         question.wants_capacity = question.wants_largest or bool(self._capacity.search(text))
@@ -168,5 +189,7 @@ def _continued(asked: Question, context: Question) -> Question:
         stage_strategy=(asked.stage_strategy if asked.strategies
                         else context.stage_strategy),
         budget=asked.budget or context.budget,
+        other_hardware=asked.other_hardware or context.other_hardware,
+        other_budget=asked.other_budget or context.other_budget,
         refused_budget=asked.refused_budget or context.refused_budget,
         workload=asked.workload if asked.workload.said else context.workload)

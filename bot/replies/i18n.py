@@ -106,6 +106,12 @@ TEXT: dict[Language, dict[str, str]] = {
         "vs": " vs ",
         "note.budget_covers_nothing": "A budget in {unit} counts on none of this table's flavours.",
         "note.stage_strategy": "{why}: answered as {strategy}.",
+        "note.stage_bound": "{why}.",
+        "note.other_hardware": "The table counts Ascend NPUs on {flavours} and has no figures "
+                               "for {hardware}: every count here is for Ascend NPUs.",
+        "note.other_hardware_budget": "The table counts Ascend NPUs on {flavours} and has no "
+                                      "figures for {hardware}, so I did not judge {amount} "
+                                      "against it: every count here is for Ascend NPUs.",
         "note.budget_not_positive": "{amount} is not a budget: a budget is a positive number "
                                     "of cards, DIE or nodes, so I answered without one.",
         "note.no_model": "I didn't find a model name in that.",
@@ -479,6 +485,12 @@ TEXT: dict[Language, dict[str, str]] = {
         "vs": " 对比 ",
         "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
         "note.stage_strategy": "{why}：按{strategy}回答。",
+        "note.stage_bound": "{why}。",
+        "note.other_hardware": "该表统计的是 {flavours} 上的昇腾 NPU，没有 {hardware} 的数据："
+                               "以下卡数均指昇腾 NPU。",
+        "note.other_hardware_budget": "该表统计的是 {flavours} 上的昇腾 NPU，没有 {hardware} 的"
+                                      "数据，因此没有用它判断 {amount} 是否够用：以下卡数均指"
+                                      "昇腾 NPU。",
         "note.budget_not_positive": "{amount} 不是预算：预算应是正数的卡、DIE 或节点，"
                                     "因此按没有预算回答。",
         "note.no_model": "没有在问题中找到模型名。",

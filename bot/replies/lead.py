@@ -37,6 +37,12 @@ from mincards.bot.replies.typography import typeset
 
 Mark = Callable[[str], str]
 
+# Notes the opening sentence says itself, on every surface: before the answer, what changes
+# how its numbers are read (they are Ascend's, not the asked hardware's; an upper bound, not
+# the asked method's figure); after it, what the question asked beside the count (a cost).
+BEFORE_LEAD = frozenset({"other_hardware", "stage_bound"})
+AFTER_LEAD = frozenset({"no_prices"})
+
 
 @dataclass(frozen=True)
 class Style:
@@ -253,10 +259,11 @@ def low_caveat(knowledge: Knowledge, answer: Answer, low: Low) -> Note | None:
 
 
 def lead_caveats(knowledge: Knowledge, answer: Answer) -> list[Note]:
-    """The caveats a lookup's lead already says beside its numbers: not said again below."""
+    """The caveats a lead already says (beside a lookup's numbers, before or after the
+    sentence): not said again below."""
+    said = [n for n in answer.notes if n.kind in BEFORE_LEAD | AFTER_LEAD]
     if answer.intent != "lookup" or answer.budget is not None or not answer.rows:
-        return []
-    said: list[Note] = []
+        return said
     for rows in strategy_groups(answer):
         found = lows(knowledge, answer, rows)
         for low in found:
@@ -368,7 +375,14 @@ def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
     """The one sentence that answers, in the answer's language, typeset as every reply is
     (its parts are joined here, after each was). A table model standing in for the asked one
     is said to be so first, before any of its numbers."""
-    return typeset(answer.language, _said(knowledge, answer, style))
+    lang = answer.language
+
+    def said(kinds: frozenset[str]) -> list[str]:
+        return [style.text(s) for n in answer.notes
+                if n.kind in kinds and (s := note_text(knowledge, lang, n))]
+
+    return typeset(lang, t(lang, "sentence_sep").join(
+        [*said(BEFORE_LEAD), _said(knowledge, answer, style), *said(AFTER_LEAD)]))
 
 
 def _said(knowledge: Knowledge, answer: Answer, style: Style) -> str:

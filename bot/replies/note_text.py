@@ -41,13 +41,24 @@ def note_text(knowledge: Knowledge, language: Language, note: Note) -> str:
         shown = [hw.flavours[f].display for f in note.args.get("flavours", ())]
         shown += [knowledge.framework_names.get(f, f) for f in note.args.get("frameworks", ())]
         args = {"what": join_words(language, shown)}
-    if note.kind == "stage_strategy":
-        why = next((i.why for i in knowledge.vocabulary.stages.implies
-                    if i.strategy == note.args["strategy"]), {})
+    if note.kind in ("stage_strategy", "stage_bound"):
+        implies = knowledge.vocabulary.stages.implies
+        index = int(note.args["stage"])
+        why = implies[index].why if 0 <= index < len(implies) else {}
         said = why.get(language) or why.get("en", "")
         if not said:
             return ""
         args["why"] = said[:1].upper() + said[1:]
+    if note.kind == "other_hardware":
+        args["hardware"] = join_words(language, list(args["hardware"]), "or")
+        args["flavours"] = join_words(language, [hw.flavours[f].display for f in args["flavours"]
+                                                 if f in hw.flavours])
+        if "count" in args:
+            count, unit = int(args["count"]), args["unit"]
+            args["amount"] = (t(language, f"budget.{unit}", count=count, cards=t(language, "cards"),
+                                nodes=t(language, "nodes")) if unit
+                              else f"{count} {note.args['hardware'][0]}")
+            return typeset(language, t(language, "note.other_hardware_budget", **args))
     if note.kind == "budget_not_positive":
         count = int(args["count"])
         args["amount"] = t(language, f"budget.{args['unit']}", count=count,
