@@ -99,7 +99,7 @@ def register(app: AsyncApp, services: Services) -> None:
                 log.warning("ignored a settings change this bot did not offer")
                 return
             try:
-                await store.put(team, target, changed)
+                await store.put(team, target, changed, fields=(field,))
             except Exception as exc:  # the database down: said to the person, nothing else
                 log.warning("a setting was not saved (%s)", type(exc).__name__)
                 problem = t(language, "settings.not_saved")

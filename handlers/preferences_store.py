@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from sqlalchemy import and_, delete, select
@@ -50,6 +51,8 @@ class PreferenceStore:
     _cache: dict[tuple[str, str], tuple[float, Preferences]] = field(default_factory=dict)
     failures: int = 0
     _logged_at: float = 0.0
+    # Per person: the lock their writes take, and how many writes hold or wait for it.
+    _writing: dict[tuple[str, str], tuple[asyncio.Lock, int]] = field(default_factory=dict)
 
     def _failed(self, what: str, exc: BaseException) -> None:
         self.failures += 1
@@ -97,8 +100,15 @@ class PreferenceStore:
         mine, workspace = await asyncio.gather(self.get(team, user), self.get(team, ""))
         return mine.over(workspace)
 
-    async def put(self, team: str, user: str, chosen: Preferences) -> None:
-        """Store (replace) the preferences; concurrent writers end in one value (an upsert)."""
+    async def put(self, team: str, user: str, chosen: Preferences,
+                  fields: Collection[str] | None = None) -> Preferences:
+        """Store the preferences, or only `fields` of them, and give what the row now holds.
+
+        A menu changes one field: writing only that column keeps a change another request made
+        to another field meanwhile (two menus changed at once, in one process or two, once lost
+        one of them: each wrote back the whole row it had read before)."""
+        every = ("flavours", "frameworks", "language", "length")
+        written = tuple(f for f in every if fields is None or f in fields)
         values = {"team_id": team, "user_id": user, "flavours": ",".join(chosen.flavours),
                   "frameworks": ",".join(chosen.frameworks), "language": chosen.language,
                   "length": chosen.length, "updated_at": time.time()}
@@ -106,16 +116,33 @@ class PreferenceStore:
         statement = dialect.insert(table).values(**values)
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.team_id, table.c.user_id],
-            set_={k: statement.excluded[k] for k in values if k not in ("team_id", "user_id")})
+            set_={k: statement.excluded[k] for k in (*written, "updated_at")})
         started = time.monotonic()
+        # One write at a time per person in this process, so that the row read back last is
+        # the one cached.
+        key = (team, user)
+        lock, queued = self._writing.get(key, (asyncio.Lock(), 0))
+        self._writing[key] = (lock, queued + 1)
         try:
-            async with self.engine.begin() as conn:
-                await conn.execute(statement)
-        except Exception as exc:
-            self._failed("write", exc)
-            raise
+            async with lock:
+                try:
+                    async with self.engine.begin() as conn:
+                        await conn.execute(statement)
+                        row = (await conn.execute(select(table).where(and_(
+                            table.c.team_id == team, table.c.user_id == user)))).first()
+                except Exception as exc:
+                    self._failed("write", exc)
+                    raise
+                stored = _row_preferences(row) if row is not None else chosen
+                self._cache[key] = (time.monotonic() + CACHE_SECONDS, stored)
+        finally:
+            left = self._writing[key][1] - 1
+            if left:
+                self._writing[key] = (lock, left)
+            else:  # no writer holds or waits for it: kept no longer
+                del self._writing[key]
         metrics.database("write", time.monotonic() - started)
-        self._cache[(team, user)] = (time.monotonic() + CACHE_SECONDS, chosen)
+        return stored
 
     async def forget(self, team: str, user: str) -> None:
         async with self.engine.begin() as conn:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,72 @@ def test_concurrent_writers_in_several_processes_end_in_one_value(url: str) -> N
         assert count == 1 and found.flavours in (("snt9b",), ("snt9b23",))
         await engine.dispose()
     asyncio.run(check())
+
+
+FIELD_WRITER = """
+import asyncio, sys
+from dataclasses import replace
+from mincards.bot.answering.preferences import Preferences
+from mincards.handlers.database import make_engine
+from mincards.handlers.preferences_store import PreferenceStore
+
+async def main() -> None:
+    engine = make_engine(sys.argv[1])
+    store = PreferenceStore(engine)
+    field, value = sys.argv[2], sys.argv[3]
+    for _ in range(20):
+        # As a menu does: the row as read before (the defaults), this one field changed.
+        chosen = replace(Preferences(), **{field: tuple(value.split(",")) if field in (
+            "flavours", "frameworks") else value})
+        await store.put("T1", "U1", chosen, fields=(field,))
+    await engine.dispose()
+
+asyncio.run(main())
+"""
+
+CHANGES = {"flavours": "snt9b23", "frameworks": "llama_factory", "language": "zh",
+           "length": "short"}
+
+
+def test_menus_changed_at_once_in_several_processes_lose_none(url: str) -> None:
+    # Each process writes one field over a stale read of the whole row: a write of the whole
+    # row once lost the other fields' changes (two menus changed at once kept one of them).
+    async def prepare() -> None:
+        engine = make_engine(url)
+        await upgrade(engine)
+        await engine.dispose()
+    asyncio.run(prepare())
+    writers = [subprocess.Popen([sys.executable, "-c", FIELD_WRITER, url, field, value])
+               for field, value in CHANGES.items()]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0, 0, 0]
+
+    async def check() -> None:
+        engine = make_engine(url)
+        found = await PreferenceStore(engine).get("T1", "U1")
+        assert found == Preferences(flavours=("snt9b23",), frameworks=("llama_factory",),
+                                    language="zh", length="short")
+        await engine.dispose()
+    asyncio.run(check())
+
+
+def test_menus_changed_at_once_in_one_process_lose_none_and_cache_the_row(url: str) -> None:
+    async def run() -> None:
+        engine = make_engine(url)
+        await upgrade(engine)
+        store = PreferenceStore(engine)
+        stale = Preferences()
+        written = await asyncio.gather(
+            store.put("T1", "U1", replace(stale, flavours=("snt9b23",)), fields=("flavours",)),
+            store.put("T1", "U1", replace(stale, language="zh"), fields=("language",)),
+            store.put("T1", "U1", replace(stale, length="short"), fields=("length",)))
+        both = Preferences(flavours=("snt9b23",), language="zh", length="short")
+        assert written[-1] == both
+        # The cache holds the row as the last write left it, not one write's stale copy.
+        assert await store.get("T1", "U1") == both
+        assert await PreferenceStore(engine).get("T1", "U1") == both
+        assert not store._writing  # nothing kept per person once the writes are done
+        await engine.dispose()
+    asyncio.run(run())
 
 
 def test_reads_are_cached_briefly(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
