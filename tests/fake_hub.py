@@ -12,8 +12,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
+
+from mincards.playground.slack_stand_in import QuietServer
 
 TOKEN = "hf_test_token_for_the_local_hub"
 
@@ -43,8 +45,7 @@ class FakeHub:
             def do_GET(self) -> None:
                 hub.answer(self, head=False)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

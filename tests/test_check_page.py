@@ -12,11 +12,12 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
+from mincards.playground.slack_stand_in import QuietServer
 from tests.bot_process import BOT_TOKEN, MINCARDS
 from tests.pages import SEED
 from tests.process_exit import run_to_exit
@@ -69,8 +70,7 @@ def page() -> Iterator[tuple[Page, str]]:
             with contextlib.suppress(OSError):  # the client gave up (its size or time limit)
                 self.wfile.write(served.body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = QuietServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
