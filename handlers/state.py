@@ -15,12 +15,15 @@ Redis restart without persistence) is not answered again, here or by another pro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Protocol
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol, TypeVar
 from urllib.parse import urlparse
 
 from mincards.bot import shallow_json
@@ -29,8 +32,12 @@ from mincards.bot.answering.conversation import Context, MemoryContexts
 from mincards.handlers import metrics
 
 log = logging.getLogger(__name__)
-# A call to Redis gives up after this; an ack must never wait on a slow store.
+T = TypeVar("T")
+# A call to Redis gives up after this much time waiting on it (a socket timeout, on the Redis
+# threads: see RedisState); an ack must never wait long on a slow store.
 REDIS_TIMEOUT_SECONDS = 0.25
+# Threads that talk to Redis: calls beyond them queue, and each is one quick round trip.
+REDIS_THREADS = 8
 # After a failure Redis is left alone this long (this process's memory answers meanwhile).
 REDIS_PAUSE_SECONDS = 5.0
 WARN_EVERY_SECONDS = 60.0
@@ -106,16 +113,23 @@ def redis_location(url: str) -> str:
 
 
 class RedisState:
-    def __init__(self, url: str, fallback: MemoryState | None = None) -> None:
-        from redis.asyncio import Redis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
+    """Redis through a synchronous client on a few threads of its own: a call's timeout is
+    then the socket's, real time spent waiting on Redis. With redis-py's asyncio client the
+    timer ran on the event loop, and a process busy answering a burst (the loop held for a
+    second or more) let it fire on a healthy Redis: the fallback to memory then answered
+    retries on two workers twice (a fresh-clone CI run beside a CPU burner; 23 of 150)."""
 
-        # No retries inside redis-py: one bounded attempt, then this process's memory. The
-        # asyncio Retry: redis-py 8 warns when an asyncio client is given the synchronous one.
-        self.redis = Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
-                                    socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-                                    retry=Retry(NoBackoff(), 0), decode_responses=True)
+    def __init__(self, url: str, fallback: MemoryState | None = None) -> None:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        # No retries inside redis-py: one bounded attempt, then this process's memory.
+        self.redis = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
+                                          socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+                                          retry=Retry(NoBackoff(), 0), decode_responses=True,
+                                          max_connections=REDIS_THREADS * 2)
+        self._threads = ThreadPoolExecutor(REDIS_THREADS, thread_name_prefix="mincards-redis")
         self.where = redis_location(url)
         self.fallback = fallback or MemoryState()
         self._paused_until = 0.0
@@ -123,11 +137,24 @@ class RedisState:
         self._warned_context_at = -WARN_EVERY_SECONDS
         # Ids this process answered while Redis was away: written back when it returns.
         self._unshared: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def _call(self, work: Callable[[], T]) -> T:
+        """`work` on the Redis threads; what it raises is raised here. A call queued behind a
+        failure that paused Redis gives up at once, without a wait of its own."""
+        def guarded() -> T:
+            if not self._usable():
+                raise _Paused
+            return work()
+
+        return await asyncio.get_running_loop().run_in_executor(self._threads, guarded)
 
     def _usable(self) -> bool:
         return time.monotonic() >= self._paused_until
 
     def _failed(self, exc: BaseException) -> None:
+        if isinstance(exc, _Paused):
+            return
         now = time.monotonic()
         self._paused_until = now + REDIS_PAUSE_SECONDS
         metrics.redis_fallback()
@@ -144,38 +171,44 @@ class RedisState:
             return False
         if self._usable():
             try:
-                if self._unshared:
-                    await self._share_unshared()
-                stored = await self.redis.set(f"{PREFIX}event:{event_id}", "1", nx=True,
-                                              ex=EVENT_SECONDS)
+                stored = await self._call(lambda: self._claim(event_id))
                 self.fallback.seen.first_time(event_id)  # known here too, should Redis go
-                return bool(stored)
+                return stored
             except Exception as exc:  # any failure of the store: answer anyway
                 self._failed(exc)
         first = await self.fallback.first_time(event_id)
         if first:
-            self._unshared[event_id] = time.monotonic()
-            while len(self._unshared) > MAX_EVENT_IDS:
-                self._unshared.popitem(last=False)
+            with self._lock:
+                self._unshared[event_id] = time.monotonic()
+                while len(self._unshared) > MAX_EVENT_IDS:
+                    self._unshared.popitem(last=False)
         return first
 
-    async def _share_unshared(self) -> None:
+    def _claim(self, event_id: str) -> bool:
+        if self._unshared:
+            self._share_unshared()
+        return bool(self.redis.set(f"{PREFIX}event:{event_id}", "1", nx=True,
+                                   ex=EVENT_SECONDS))
+
+    def _share_unshared(self) -> None:
         """Tell Redis the ids this process answered alone, with what is left of their time, so
         a redelivery landing on another process is not answered again either."""
         now = time.monotonic()
-        pending = [(i, EVENT_SECONDS - (now - t)) for i, t in self._unshared.items()]
-        async with self.redis.pipeline(transaction=False) as pipe:
+        with self._lock:
+            pending = [(i, EVENT_SECONDS - (now - t)) for i, t in self._unshared.items()]
+        with self.redis.pipeline(transaction=False) as pipe:
             for event_id, left in pending:
                 if left >= 1:
                     pipe.set(f"{PREFIX}event:{event_id}", "1", nx=True, ex=int(left))
-            await pipe.execute()
-        for event_id, _ in pending:
-            self._unshared.pop(event_id, None)
+            pipe.execute()
+        with self._lock:
+            for event_id, _ in pending:
+                self._unshared.pop(event_id, None)
 
     async def context(self, key: str) -> Context | None:
         if self._usable():
             try:
-                raw = await self.redis.get(f"{PREFIX}context:{key}")
+                raw = await self._call(lambda: self.redis.get(f"{PREFIX}context:{key}"))
             except Exception as exc:
                 self._failed(exc)
             else:
@@ -200,7 +233,7 @@ class RedisState:
             log.warning("dropped a conversation context in Redis that this bot cannot read "
                         "(%s); that thread starts afresh", problem)
         try:
-            await self.redis.delete(f"{PREFIX}context:{key}")
+            await self._call(lambda: self.redis.delete(f"{PREFIX}context:{key}"))
         except Exception as failure:
             self._failed(failure)
         return None
@@ -209,20 +242,26 @@ class RedisState:
         await self.fallback.remember(key, context)
         if not self._usable():
             return
+        name = f"{PREFIX}context:{key}"
         try:
             if context is None:
-                await self.redis.delete(f"{PREFIX}context:{key}")
+                await self._call(lambda: self.redis.delete(name))
             else:
-                await self.redis.set(f"{PREFIX}context:{key}", json.dumps(context.json()),
-                                     ex=int(CONTEXT_SECONDS))
+                text = json.dumps(context.json())
+                await self._call(lambda: self.redis.set(name, text, ex=int(CONTEXT_SECONDS)))
         except Exception as exc:
             self._failed(exc)
 
     async def close(self) -> None:
         try:
-            await self.redis.aclose()
+            await asyncio.get_running_loop().run_in_executor(self._threads, self.redis.close)
         except Exception:  # closing a connection that never opened
             log.debug("closing the Redis client failed", exc_info=True)
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+class _Paused(Exception):
+    """A call that found Redis paused by an earlier failure when its turn came."""
 
 
 def redis_problem(url: str, timeout: float = 2.0) -> str | None:

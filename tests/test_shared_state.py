@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 import redis
 
 from mincards.bot.answering.conversation import Context
-from mincards.handlers.state import RedisState
+from mincards.handlers.state import REDIS_TIMEOUT_SECONDS, RedisState
 from tests.bot_process import SIGNING_SECRET, Bot, free_port, running_bot
 from tests.conftest import assert_no_secrets
 from tests.redis_process import running_redis
@@ -172,3 +173,57 @@ def test_the_newer_surfaces_act_once_across_processes(
     emulator.wait_for(method)
     time.sleep(1.0)
     assert len(emulator.of(method)) == 1
+
+
+def test_a_busy_process_does_not_take_a_healthy_redis_for_an_outage(tmp_path: Path) -> None:
+    # With redis-py's asyncio client the timeout's timer ran on the event loop: a loop held up
+    # answering a burst let it fire on a healthy Redis, and the fallback to memory answered
+    # retries on two workers twice. 60 claims at once, the loop held 5 x 0.3 s meanwhile.
+    async def scenario(url: str) -> tuple[list[bool], bool]:
+        state = RedisState(url)
+        await state.first_time("EvWarm")  # connected
+        loop = asyncio.get_running_loop()
+        for k in range(5):
+            loop.call_later(0.01 * k, time.sleep, 0.3)
+        firsts = await asyncio.gather(*(state.first_time(f"EvBusy{i}") for i in range(60)))
+        usable = state._usable()
+        await state.close()
+        return list(firsts), usable
+
+    with running_redis(tmp_path) as url:
+        firsts, usable = asyncio.run(scenario(url))
+        other = redis.Redis.from_url(url)
+        # Each claim is in Redis, where another process's retry finds it.
+        assert sum(other.exists(f"mincards:event:EvBusy{i}") for i in range(60)) == 60
+    assert firsts == [True] * 60 and usable
+
+
+def test_a_hung_redis_costs_one_timeout_then_is_left_alone(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # A Redis that takes the connection and never answers (stopped, or a network black hole).
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(64)
+    port = hung.getsockname()[1]
+
+    async def scenario() -> tuple[float, list[bool], float]:
+        state = RedisState(f"redis://127.0.0.1:{port}/0")
+        started = time.monotonic()
+        # A burst at once: the calls queued behind the first timeout do not wait their own.
+        firsts = await asyncio.gather(*(state.first_time(f"EvHung{i}") for i in range(40)))
+        burst = time.monotonic() - started
+        started = time.monotonic()
+        after = [await state.first_time("EvAfter"), await state.first_time("EvAfter")]
+        paused = time.monotonic() - started
+        await state.close()
+        return burst, [*firsts, *after], paused
+
+    try:
+        with caplog.at_level(logging.WARNING):
+            burst, firsts, paused = asyncio.run(scenario())
+    finally:
+        hung.close()
+    assert firsts == [True] * 40 + [True, False]  # answered, from this process's memory
+    assert REDIS_TIMEOUT_SECONDS * 0.9 <= burst < 2.5, burst
+    assert paused < 0.5
+    assert sum("unreachable" in r.getMessage() for r in caplog.records) == 1
