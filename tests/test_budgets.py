@@ -95,7 +95,9 @@ def test_mixed_says_which_entries_fit_and_marks_each_cell_in_place(engine: Engin
     payload = render_json(engine.knowledge, answer)
     fitting = {(w["strategy"], w["seq_len"]) for w in payload["ways"]}
     assert payload["verdict"] == "mixed" and 0 < len(fitting) < len(payload["rows"])
-    assert lines[0].startswith("Yes for ") and ", no for " in lines[0]
+    assert lines[0].startswith("Yes for ") and "; no for " in lines[0]
+    # The yes says on which flavour (and with which framework) it holds.
+    assert "on Snt9B23 (32 DIE) with MindSpeed-LLM" in lines[0]
     # Each row once, marked in place: cells that fit, the others over the budget (entries
     # whose rows read the same share one heading).
     assert "(fits)" in text and "(over budget)" in text

@@ -96,7 +96,24 @@ def _with(language: Language, names: str | None, scope: list[str]) -> str:
     return t(language, "verdict.with", frameworks=names)
 
 
-def _places(knowledge: Knowledge, answer: Answer, rows: list[Entry], found: list[Way]) -> str:
+def _needed_room(knowledge: Knowledge, answer: Answer, rows: list[Entry], flavour: str,
+                 count: int) -> str:
+    """'Snt9B (16 cards, 32 needed)': a flavour the rows fit nowhere on, with the least they
+    need there, so a reader on it does not book the budget."""
+    lang = answer.language
+    info = knowledge.hardware.flavours[flavour]
+    options = [needed(c, info) for e in rows for f in frameworks_in_scope(knowledge, answer)
+               if (c := e.count(f, flavour)) is not None
+               and not knowledge.is_suspect(e, f, flavour)]
+    if not options:
+        return _room(knowledge, answer, flavour, count)
+    return t(lang, "verdict.room.needed", flavour=knowledge.flavour_display(flavour),
+             amount=amount(knowledge, lang, flavour, count),
+             needed=amount(knowledge, lang, flavour, min(options)))
+
+
+def _places(knowledge: Knowledge, answer: Answer, rows: list[Entry], found: list[Way],
+            needs: bool = False) -> str:
     """'on Snt9B23 (16 DIE) with either framework; on Snt9B (8 cards) only LoRA · 4K, with
     Llama-Factory; not on ...': where the rows fit, the widest first, flavours that fit the
     same way said together."""
@@ -109,7 +126,8 @@ def _places(knowledge: Knowledge, answer: Answer, rows: list[Entry], found: list
         here = [w for w in found if w.flavour == flavour and w.entry.key in keys]
         room = _room(knowledge, answer, flavour, count)
         if not here:
-            nowhere.append(room)
+            nowhere.append(_needed_room(knowledge, answer, rows, flavour, count) if needs
+                           and not _part_of_node(answer) else room)
             continue
         entries = [e for e in rows if any(w.entry.key == e.key for w in here)]
         # The frameworks every fitting entry fits with, else those any of them fits with.
@@ -203,10 +221,9 @@ def verdict(knowledge: Knowledge, answer: Answer) -> str | None:
     fitting = [e for e in rows if any(w.entry.key == e.key for w in found)]
     missing = [e for e in rows if e not in fitting]
     heading = [entry_heading(knowledge, lang, e) for e in (*fitting, *missing)]
-    if _part_of_node(answer):
-        # A part of a node is said back here too: "... — Qwen2.5-32B on Snt9B (0.5 nodes =
-        # 4 cards) and Snt9B23 (0.5 nodes = 4 cards = 8 DIE)."
-        model = t(lang, "verdict.mixed.on", model=model, rooms=join_words(
-            lang, [_room(knowledge, answer, fl, n) for fl, n in answer.room.items()]))
+    # Where the yes holds, and where not, in its first line: "Yes for full-parameter · 4K on
+    # Snt9B23 (32 DIE) with MindSpeed-LLM; not on Snt9B (16 cards, 32 needed); no for ... 8K".
+    # A reader on the other flavour must not take the yes for theirs.
     return t(lang, "verdict.mixed", model=model, fits=join_words(lang, heading[:len(fitting)]),
+             places=_places(knowledge, answer, fitting, found, needs=True),
              misses=join_words(lang, heading[len(fitting):]))
