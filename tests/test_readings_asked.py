@@ -133,3 +133,41 @@ def test_a_follow_up_keeps_the_other_hardware(engine: Engine) -> None:
     assert then.rows and {r.strategy for r in then.rows} == {"full"}
     note = then.note("other_hardware")
     assert note is not None and note.args["hardware"] == ["A100"]
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("how much would it cost to lora qwen2.5-72b for 10 hours",
+     ["16 cards × 10 h = 160 card-hours on Snt9B",
+      "16 DIE × 10 h = 160 DIE-hours (80 card-hours) on Snt9B23"]),
+    ("qwen2.5-72b lora: price for a 2 day run?",
+     ["16 cards × 48 h = 768 card-hours on Snt9B", "768 DIE-hours (384 card-hours)"]),
+    ("qwen2.5-72b lora 跑10小时要多少钱",
+     ["Snt9B 上 16 张卡 × 10 小时 = 160 卡时", "Snt9B23 上 16 DIE × 10 小时 = 160 DIE 时（80 卡时）"]),
+    ("qwen2.5-72b lora 训练三天成本多少", ["16 张卡 × 72 小时 = 1,152 卡时"]),
+])
+def test_a_cost_question_says_there_are_no_prices_and_gives_card_hours(
+        engine: Engine, question: str, said: list[str]) -> None:
+    answer = engine.ask(question)
+    # The hours are the cost's, never a deadline: a lookup, with LoRA's table counts.
+    assert answer.intent == "lookup" and answer.models == ("qwen2.5-72b",)
+    assert answer.workload is None or not answer.workload.asks_plan
+    text = render_text(engine.knowledge, answer)
+    first = text.splitlines()[0]
+    assert ("no prices" in first or "没有价格" in first) and all(s in first for s in said), first
+    # Said after the counts, and once.
+    assert first.index("16") < first.index(said[0])
+    assert text.count("no prices") + text.count("没有价格") == 1
+
+
+def test_a_cost_without_hours_says_how_to_work_it_out(engine: Engine) -> None:
+    first = render_text(engine.knowledge, engine.ask("what's the cost of qwen2.5-7b lora?")
+                        ).splitlines()[0]
+    assert "no prices" in first and "card-hour" in first
+
+
+@pytest.mark.parametrize("question", [
+    "qwen2.5-72b lora for 10 hours", "qwen2.5-72b lora 8k", "how long for qwen2.5-72b lora, 1M "
+    "samples of 2k tokens, 3 epochs at TPS 1800 on 32 cards?",
+])
+def test_no_price_note_where_no_price_is_asked(engine: Engine, question: str) -> None:
+    assert engine.ask(question).note("no_prices") is None

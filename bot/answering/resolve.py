@@ -440,6 +440,9 @@ class Resolver:
             scope.notes.append(Note("other_hardware", {
                 "hardware": list(question.other_hardware), "flavours": list(table.flavours),
                 **({"count": budget[0], "unit": budget[1]} if budget else {})}))
+        if question.asks_price:
+            scope.notes.append(Note("no_prices", {} if question.price_hours is None
+                                    else {"hours": question.price_hours}))
         if question.stage_strategy is not None:
             implied = self.knowledge.vocabulary.stages.implies[question.stage_strategy]
             scope.notes.append(Note("stage_bound" if implied.at_most else "stage_strategy",

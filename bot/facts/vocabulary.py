@@ -240,6 +240,14 @@ class OtherHardware:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Prices:
+    """Words that ask what a run costs: the table has no prices, and a reply says so."""
+
+    __pydantic_config__ = STRICT_KEYS
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Intents:
     __pydantic_config__ = STRICT_KEYS
     list: tuple[str, ...]
@@ -266,6 +274,7 @@ class Vocabulary:
     flavours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     flavour_short: FlavourShort = field(default_factory=FlavourShort)
     other_hardware: OtherHardware = field(default_factory=OtherHardware)
+    prices: Prices = field(default_factory=Prices)
     plan: PlanWords = field(default_factory=PlanWords)
     quantities: Quantities | None = None
     budget: BudgetWords = field(default_factory=BudgetWords)

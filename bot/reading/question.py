@@ -24,6 +24,7 @@ from mincards.bot.reading.normalize import Normalizer
 from mincards.bot.reading.numbers import NumberReader
 from mincards.bot.reading.other_hardware import OtherHardwareReader
 from mincards.bot.reading.phrases import compile_phrases
+from mincards.bot.reading.prices import PriceReader
 from mincards.bot.reading.workload import WorkloadReader
 
 _SPACES = re.compile(r"\s+")
@@ -51,6 +52,10 @@ class Question:
     # An amount said of that hardware ("8x H800", "16 GPUs", "A100 8张卡"): never judged
     # against the table's Ascend counts; the unit is None for the named hardware itself.
     other_budget: tuple[int, BudgetUnit | None] | None = None
+    # What the run would cost was asked ("how much would it cost", 多少钱): the table has no
+    # prices, and the reply gives card-hours for the hours said (None: not said).
+    asks_price: bool = False
+    price_hours: float | None = None
     budget: Budget | None = None
     # An amount of hardware that cannot be one ("-5 cards"): said back, never a budget.
     refused_budget: tuple[int, BudgetUnit] | None = None
@@ -99,6 +104,7 @@ class QuestionReader:
             *flavours, *flavours.values(), *(w for ws in vocabulary.flavours.values() for w in ws)])
         self.numbers = NumberReader(vocabulary, lengths, counts)
         self.workload = WorkloadReader(vocabulary, self.numbers.cjk_number)
+        self.prices = PriceReader(vocabulary, self.numbers.cjk_number)
         self._list = compile_phrases(vocabulary.intents.list)
         self._help = compile_phrases(vocabulary.intents.help)
         self._capacity = compile_phrases(vocabulary.intents.capacity)
@@ -141,7 +147,9 @@ class QuestionReader:
         question.strategies.update(filters.strategies)
         question.uncovered_stage = filters.stage
         question.stage_strategy = filters.stage_strategy
-        planned = self.workload.read(filters.text)
+        price = self.prices.read(filters.text)
+        question.asks_price, question.price_hours = price.asked, price.hours
+        planned = self.workload.read(price.text)
         question.workload = planned.workload
         numbers = self.numbers.read(planned.text)
         question.seq_lens = sorted(set(numbers.seq_lens))
@@ -191,5 +199,7 @@ def _continued(asked: Question, context: Question) -> Question:
         budget=asked.budget or context.budget,
         other_hardware=asked.other_hardware or context.other_hardware,
         other_budget=asked.other_budget or context.other_budget,
+        asks_price=asked.asks_price or context.asks_price,
+        price_hours=asked.price_hours or context.price_hours,
         refused_budget=asked.refused_budget or context.refused_budget,
         workload=asked.workload if asked.workload.said else context.workload)

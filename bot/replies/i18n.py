@@ -107,6 +107,13 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.budget_covers_nothing": "A budget in {unit} counts on none of this table's flavours.",
         "note.stage_strategy": "{why}: answered as {strategy}.",
         "note.stage_bound": "{why}.",
+        "price.none": "The table has no prices: multiply the cards here by your price per "
+                      "card-hour and the hours your run takes.",
+        "price.hours": "The table has no prices; at the fewest cards here that is {parts}: "
+                       "multiply by your price per card-hour.",
+        "price.card_hours": "{amount} × {hours} h = {total} card-hours on {flavour}",
+        "price.die_hours": "{amount} × {hours} h = {total} DIE-hours ({cards} card-hours) on "
+                           "{flavour}",
         "note.other_hardware": "The table counts Ascend NPUs on {flavours} and has no figures "
                                "for {hardware}: every count here is for Ascend NPUs.",
         "note.other_hardware_budget": "The table counts Ascend NPUs on {flavours} and has no "
@@ -486,6 +493,10 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.budget_covers_nothing": "以 {unit} 计的预算不适用于此表的任何规格。",
         "note.stage_strategy": "{why}：按{strategy}回答。",
         "note.stage_bound": "{why}。",
+        "price.none": "该表没有价格：用这里的卡数乘以每卡时的价格和训练所需的小时数即可。",
+        "price.hours": "该表没有价格；按这里的最少卡数计算：{parts}，再乘以每卡时的价格即可。",
+        "price.card_hours": "{flavour} 上 {amount} × {hours} 小时 = {total} 卡时",
+        "price.die_hours": "{flavour} 上 {amount} × {hours} 小时 = {total} DIE 时（{cards} 卡时）",
         "note.other_hardware": "该表统计的是 {flavours} 上的昇腾 NPU，没有 {hardware} 的数据："
                                "以下卡数均指昇腾 NPU。",
         "note.other_hardware_budget": "该表统计的是 {flavours} 上的昇腾 NPU，没有 {hardware} 的"

@@ -21,6 +21,7 @@ from mincards.bot.replies.i18n import t
 from mincards.bot.replies.note_text import note_text
 from mincards.bot.replies.render_budget import capacity_head
 from mincards.bot.replies.render_plan import number, plan_needs, plan_sentence
+from mincards.bot.replies.render_prices import price_sentence
 from mincards.bot.replies.render_verdict import verdict
 from mincards.bot.replies.render_words import (
     amount,
@@ -377,9 +378,16 @@ def lead(knowledge: Knowledge, answer: Answer, style: Style = PLAIN) -> str:
     is said to be so first, before any of its numbers."""
     lang = answer.language
 
+    def text_of(note: Note) -> str:
+        if note.kind == "no_prices":
+            shown = answer.shown()
+            fewest = [(low.flavour, low.count) for low in lows(knowledge, shown, shown.rows)
+                      if not low.suspect] if shown.rows else []
+            return price_sentence(knowledge, lang, note, fewest)
+        return note_text(knowledge, lang, note)
+
     def said(kinds: frozenset[str]) -> list[str]:
-        return [style.text(s) for n in answer.notes
-                if n.kind in kinds and (s := note_text(knowledge, lang, n))]
+        return [style.text(s) for n in answer.notes if n.kind in kinds and (s := text_of(n))]
 
     return typeset(lang, t(lang, "sentence_sep").join(
         [*said(BEFORE_LEAD), _said(knowledge, answer, style), *said(AFTER_LEAD)]))
