@@ -142,7 +142,8 @@ def test_a_follow_up_keeps_the_other_hardware(engine: Engine) -> None:
     ("qwen2.5-72b lora: price for a 2 day run?",
      ["16 cards × 48 h = 768 card-hours on Snt9B", "768 DIE-hours (384 card-hours)"]),
     ("qwen2.5-72b lora 跑10小时要多少钱",
-     ["Snt9B 上 16 张卡 × 10 小时 = 160 卡时", "Snt9B23 上 16 DIE × 10 小时 = 160 DIE 时（80 卡时）"]),
+     ["Snt9B 上 16 张卡 × 10 小时 = 160 卡时",
+      "Snt9B23 上 16 DIE × 10 小时 = 160 DIE 时（80 卡时）"]),
     ("qwen2.5-72b lora 训练三天成本多少", ["16 张卡 × 72 小时 = 1,152 卡时"]),
 ])
 def test_a_cost_question_says_there_are_no_prices_and_gives_card_hours(
