@@ -172,3 +172,21 @@ def test_a_cost_without_hours_says_how_to_work_it_out(engine: Engine) -> None:
 ])
 def test_no_price_note_where_no_price_is_asked(engine: Engine, question: str) -> None:
     assert engine.ask(question).note("no_prices") is None
+
+
+def test_the_json_is_narrowed_as_the_text_is(engine: Engine) -> None:
+    from mincards.bot.answering.preferences import Preferences
+    from mincards.bot.replies.render_json import render_json
+
+    answer = engine.ask("qwen2.5-72b lora", preferences=Preferences(flavours=("snt9b23",)))
+    payload = render_json(engine.knowledge, answer)
+    # A script asking for one flavour gets that one, and is told it was narrowed.
+    assert list(payload["best"]) == ["snt9b23"] and payload["best"]["snt9b23"]["count"] == 16
+    assert payload["narrowed_to"] == {"flavours": ["snt9b23"]}
+    assert payload["filters_from"] == "settings"
+    assert "Snt9B " not in payload["lead"] and "Snt9B23" in payload["lead"]
+    named = render_json(engine.knowledge, engine.ask("qwen2.5-72b lora on snt9b, llama-factory"))
+    assert list(named["best"]) == ["snt9b"] and named["best"]["snt9b"]["count"] == 32
+    assert named["narrowed_to"] == {"flavours": ["snt9b"], "frameworks": ["llama_factory"]}
+    whole = render_json(engine.knowledge, engine.ask("qwen2.5-72b lora"))
+    assert set(whole["best"]) == {"snt9b", "snt9b23"} and "narrowed_to" not in whole

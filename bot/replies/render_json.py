@@ -34,17 +34,19 @@ def table_json(table: Table) -> dict[str, Any]:
             "frameworks": list(table.framework_ids), "flavours": list(table.flavours)}
 
 
-def best_json(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: tuple[str, ...]
-              ) -> dict[str, Any]:
-    """Per flavour of the table, the fewest count over the rows and the frameworks asked (all
-    when none was named), as the table writes it, its nodes and the frameworks that reach it
-    in page order; null where no framework supports the rows on that flavour, or only with a
-    count the table makes suspect (`suspect`)."""
+def best_json(knowledge: Knowledge, rows: tuple[Entry, ...], frameworks: tuple[str, ...],
+              flavours: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Per flavour of the table (those asked, when the question, a flag or a setting narrowed
+    them, as the text is), the fewest count over the rows and the frameworks asked (all when
+    none was named), as the table writes it, its nodes and the frameworks that reach it in page
+    order; null where no framework supports the rows on that flavour, or only with a count the
+    table makes suspect (`suspect`)."""
     table, hardware = knowledge.table, knowledge.hardware
     named = [f for f in frameworks if table.framework(f)]
     counting = [f for f in table.framework_ids if not named or f in named]
+    asked = [f for f in table.flavours if f in flavours]
     out: dict[str, Any] = {}
-    for flavour in table.flavours:
+    for flavour in asked or table.flavours:
         found = [(f.count, f.frameworks) for e in rows
                  if (f := fewest(e, flavour, counting, knowledge.suspects)).count is not None]
         if not found:
@@ -149,7 +151,7 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
         "table": table_json(table),
     }
     if answer.intent in ("lookup", "plan"):
-        out["best"] = best_json(knowledge, answer.rows, answer.frameworks)
+        out["best"] = best_json(knowledge, answer.rows, answer.frameworks, answer.flavours)
     shown = (*answer.rows, *(answer.stand_in.rows if answer.stand_in else ()))
     if suspects := suspect_json(knowledge, shown):
         out["suspect"] = suspects
@@ -159,7 +161,8 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
                                     "relation": use.relation, "source": use.source}
         if use.relation == "same_architecture":
             stand_in["rows"] = _rows(knowledge, answer, use.rows)
-            stand_in["best"] = best_json(knowledge, use.rows, answer.frameworks)
+            stand_in["best"] = best_json(knowledge, use.rows, answer.frameworks,
+                                         answer.flavours)
             if use.context:
                 stand_in["context"] = use.context
         out["stand_in"] = stand_in
@@ -178,6 +181,12 @@ def render_json(knowledge: Knowledge, answer: Answer, question: str | None = Non
     if answer.plan is not None:
         out["plan"] = plan_json(answer.plan)
     out["filters_from"] = answer.filters_from
+    # What `best` (and the text) was narrowed to; `rows` stay the table's whole rows.
+    narrowed = {k: [x for x in order if x in chosen] for k, order, chosen in (
+        ("flavours", table.flavours, answer.flavours),
+        ("frameworks", table.framework_ids, answer.frameworks)) if chosen}
+    if narrowed and answer.intent in ("lookup", "plan"):
+        out["narrowed_to"] = narrowed
     if answer.budget is not None:
         out["budget"] = answer.budget.json()
         if answer.intent == "lookup":
