@@ -190,3 +190,30 @@ def test_the_json_is_narrowed_as_the_text_is(engine: Engine) -> None:
     assert named["narrowed_to"] == {"flavours": ["snt9b"], "frameworks": ["llama_factory"]}
     whole = render_json(engine.knowledge, engine.ask("qwen2.5-72b lora"))
     assert set(whole["best"]) == {"snt9b", "snt9b23"} and "narrowed_to" not in whole
+
+
+@pytest.mark.parametrize(("question", "model", "strategy", "lengths"), [
+    ("after our 32B experiment I'd like the glm4-9b lora numbers", "glm4-9b", "lora", None),
+    ("after the 72b run i need qwen2.5-7b full numbers", "qwen2.5-7b", "full", None),
+    ("team of 5, deadline in 2 weeks. what's the minimum for Qwen3-32B lora at 8192 on "
+     "LLaMA-Factory?", "qwen3-32b", "lora", {8192}),
+    ("deadline is 3 days, minimum cards for qwen2.5-72b lora 8k?", "qwen2.5-72b", "lora", {8192}),
+    ("After 1.5 days debugging HCCL, question: llama3.1-70b lora seq 8192 min cards?",
+     "llama3.1-70b", "lora", {8192}),
+    ("实验之后想看 glm4-9b lora 的卡数", "glm4-9b", "lora", None),
+    ("两周后交付，qwen3-32b lora 8k 最少几张卡", "qwen3-32b", "lora", {8192}),
+])
+def test_context_is_not_taken_for_the_question(engine: Engine, question: str, model: str,
+                                               strategy: str, lengths: set[int] | None) -> None:
+    answer = engine.ask(question)
+    assert answer.intent == "lookup" and answer.models == (model,), answer.intent
+    assert {r.strategy for r in answer.rows} == {strategy}
+    if lengths is not None:
+        assert {r.seq_len for r in answer.rows} == lengths
+
+
+def test_a_deadline_with_a_plan_s_data_is_still_a_plan(engine: Engine) -> None:
+    answer = engine.ask("qwen2.5-72b lora 1M samples of 2k tokens TPS 1800, minimum cards to "
+                        "finish within 2 days?")
+    assert answer.intent == "plan"
+    assert answer.workload is not None and answer.workload.deadline_hours == 48

@@ -256,6 +256,8 @@ class Intents:
     capacity: tuple[str, ...] = ()
     # "The biggest qwen3 I can ...": with a budget, what fits, the largest said first.
     largest: tuple[str, ...] = ()
+    # "The minimum for ...": a deadline beside it alone is context, not a plan.
+    minimum: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

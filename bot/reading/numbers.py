@@ -67,8 +67,11 @@ class NumberReader:
         self._budget = re.compile(rf"{count}{_GAP}(?:more\s++|[x*×]{_GAP})?({units})")
         other_units = phrase_pattern(numbers.other_units)
         currency = "".join(re.escape(c) for c in numbers.currency) or r"\x00"
+        # A unit right before a card word is not that unit: the "min" of "8192 min cards" is
+        # "minimum", and the 8192 a length.
         self._other_after = re.compile(
             rf"(?<![\w.\-]){_NUMBER}\s*(?:[kmbt]\s*|[万亿千]\s*)?(?:{other_units})"
+            rf"(?!{_GAP}(?:{units}))"
             rf"|[{currency}]\s*{_NUMBER}\s*(?:[kmb]|[万亿千])?"
             rf"|(?<![\w.]){_NUMBER}\s*[mbt]\s*tokens?(?![a-z])")
         self._other_before = re.compile(

@@ -109,6 +109,7 @@ class QuestionReader:
         self._help = compile_phrases(vocabulary.intents.help)
         self._capacity = compile_phrases(vocabulary.intents.capacity)
         self._largest = compile_phrases(vocabulary.intents.largest)
+        self._minimum = compile_phrases(vocabulary.intents.minimum)
         self._variants = frozenset(vocabulary.variants.table)
 
     def read(self, raw: str) -> Question:
@@ -150,7 +151,7 @@ class QuestionReader:
         price = self.prices.read(filters.text)
         question.asks_price, question.price_hours = price.asked, price.hours
         planned = self.workload.read(price.text)
-        question.workload = planned.workload
+        question.workload = _minimum_asked(planned.workload, bool(self._minimum.search(text)))
         numbers = self.numbers.read(planned.text)
         question.seq_lens = sorted(set(numbers.seq_lens))
         if budgets := hardware.budgets + numbers.budgets:
@@ -182,6 +183,17 @@ class QuestionReader:
         versions = frozenset(w for w in words if _LOOSE_VERSION.match(w))
         variants = frozenset(w for w in words if w in self._variants)
         return NameParts(versions=versions, variants=variants) if versions or variants else None
+
+
+def _minimum_asked(workload: Workload, minimum: bool) -> Workload:
+    """A question that asks the minimum and says a deadline with nothing else of a plan ("team
+    of 5, deadline in 2 weeks. what's the minimum for ...?") asks the table's count: the
+    deadline is context. With data or a TPS it stays a plan (the cluster size for it)."""
+    if not minimum or workload.deadline_hours is None or workload.asks_time:
+        return workload
+    if any(v is not None for v in (workload.tokens, workload.samples, workload.tps)):
+        return workload
+    return replace(workload, deadline_hours=None)
 
 
 def _continued(asked: Question, context: Question) -> Question:
