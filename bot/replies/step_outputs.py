@@ -11,6 +11,7 @@ from typing import Any
 from mincards.bot.answering.answer import Answer
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.replies.render_json import render_json
+from mincards.bot.replies.render_words import seq_short
 
 STEP_CALLBACK_ID = "mincards_min_npus"
 
@@ -43,5 +44,24 @@ def step_result(knowledge: Knowledge, answer: Answer, budget_given: bool) -> Ste
             outputs[f"{flavour}_fewest"] = cell["count"]
             outputs[f"{flavour}_nodes"] = cell.get("nodes")
     if budget_given and isinstance(shown.get("verdict"), str):
-        outputs["verdict"] = shown["verdict"]
+        outputs["verdict"] = _verdict(knowledge, shown)
     return StepResult(outputs=outputs)
+
+
+def _verdict(knowledge: Knowledge, shown: dict[str, Any]) -> str:
+    """yes, no, or for a mixed verdict where each part holds: "mixed: yes on Snt9B23 for
+    full-parameter · 4K; no on Snt9B" (a step that posts it must not tell a Snt9B team yes)."""
+    word = str(shown["verdict"])
+    if word != "mixed":
+        return word
+    room = shown.get("budget", {})
+    flavours = [f for f in knowledge.table.flavours
+                if not isinstance(room, dict) or not room.get("flavour") or room["flavour"] == f]
+    parts = []
+    for flavour in flavours:
+        name = knowledge.flavour_display(flavour)
+        fits = [w for w in shown.get("ways", []) if w.get("flavour") == flavour]
+        entries = list(dict.fromkeys(f"{knowledge.strategy_label(w['strategy'], 'en')} · "
+                                     f"{seq_short(int(w['seq_len']))}" for w in fits))
+        parts.append(f"yes on {name} for {', '.join(entries)}" if entries else f"no on {name}")
+    return "mixed: " + "; ".join(parts)
