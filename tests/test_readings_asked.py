@@ -79,6 +79,10 @@ def test_qlora_with_a_strategy_named_keeps_that_strategy(engine: Engine) -> None
     ("qwen2.5-72b lora 910A 要几张", "Ascend 910A"),
     ("用A100训练qwen2.5-72b lora需要几张卡", "A100"),
     ("we usually train on H100. anyway, how many for qwen2.5-72b lora?", "H100"),
+    # A chip with a generic word beside it is that chip.
+    ("qwen2.5-72b lora on nvidia a100 80g", "A100"),
+    ("how many A800 GPUs for qwen2.5-72b lora", "A800"),
+    ("qwen2.5-72b lora 用英伟达显卡要几张", "NVIDIA GPUs"),
 ])
 def test_other_hardware_is_said_first_and_the_counts_stay_ascend(
         engine: Engine, question: str, hardware: str) -> None:

@@ -233,10 +233,17 @@ class Clauses:
 
 @dataclass(frozen=True, kw_only=True)
 class OtherHardware:
-    """Hardware the table has no figures for: each word and how a reply names it."""
+    """Hardware the table has no figures for: each word and how a reply names it, and the
+    words for any such hardware (named only when no chip is)."""
 
     __pydantic_config__ = STRICT_KEYS
     names: dict[str, str] = field(default_factory=dict)
+    generic: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        lost = [w for w in self.generic if w not in self.names]
+        if lost:
+            raise ValueError(f"other_hardware.generic: {lost} are not among its names")
 
 
 @dataclass(frozen=True, kw_only=True)

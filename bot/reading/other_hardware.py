@@ -38,6 +38,7 @@ class OtherHardwareReader:
             if word[-1:].isdigit():
                 spellings.append(spelled + "s")  # "A100s"
                 self._display[_key(word) + "s"] = display
+        self._generic = {words.names[w] for w in words.generic}
         names = phrase_pattern(spellings)
         self._any = re.compile(names) if self._display else None
         self._taken = re.compile(rf"(?:{_COUNT_BEFORE})?(?:{names})") if self._display else None
@@ -50,6 +51,10 @@ class OtherHardwareReader:
             display = self._display.get(_key(found.group(0)))
             if display is not None and display not in out.named:
                 out.named.append(display)
+        if any(n not in self._generic for n in out.named):
+            out.named = [n for n in out.named if n not in self._generic]
+        else:  # "英伟达显卡": one kind of hardware, said once
+            out.named = out.named[:1]
         if self._taken is not None:
             counted = [int(m.group("count")) for m in self._taken.finditer(text)
                        if m.group("count")]
