@@ -149,6 +149,8 @@ def test_a_follow_up_keeps_the_other_hardware(engine: Engine) -> None:
      ["Snt9B 上 16 张卡 × 10 小时 = 160 卡时",
       "Snt9B23 上 16 DIE × 10 小时 = 160 DIE 时（80 卡时）"]),
     ("qwen2.5-72b lora 训练三天成本多少", ["16 张卡 × 72 小时 = 1,152 卡时"]),
+    ("qwen2.5-72b lora 跑十小时要多少钱", ["16 张卡 × 10 小时 = 160 卡时"]),
+    ("qwen2.5-72b lora 跑10个小时要花多少钱", ["16 张卡 × 10 小时 = 160 卡时"]),
 ])
 def test_a_cost_question_says_there_are_no_prices_and_gives_card_hours(
         engine: Engine, question: str, said: list[str]) -> None:

@@ -32,9 +32,12 @@ class PriceReader:
         units = "|".join(re.escape(u) for u in sorted(self._hours, key=len, reverse=True))
         cjk = "".join(re.escape(c) for c in (*vocabulary.numbers.cjk_digits,
                                               *vocabulary.numbers.cjk_multipliers))
-        number = rf"(\d{{1,5}}(?:\.\d{{1,3}})?|[{cjk or 'x'}]{{1,6}})"
+        digits = r"(?<![\w.])\d{1,5}(?:\.\d{1,3})?"
+        # A Chinese numeral stands right after other Chinese (跑十小时): only a numeral before it
+        # is refused, so that a run of them is read whole.
+        numerals = rf"(?<![{cjk or 'x'}])[{cjk or 'x'}]{{1,6}}"
         # A unit as a word of its own ("10 h", "10 hours"), or attached in Chinese (10小时).
-        self._duration = re.compile(rf"(?<![\w.]){number}\s*({units})(?![a-z])")
+        self._duration = re.compile(rf"({digits}|{numerals})\s*({units})(?![a-z])")
 
     def read(self, text: str) -> PriceAsked:
         if self._asked is None or not self._asked.search(text):
