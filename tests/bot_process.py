@@ -97,7 +97,15 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
                 break
             time.sleep(0.05)
         else:
-            raise AssertionError(f"bot did not come up:\n{bot.log_text()}")
+            # Where it is stuck, in its log: twice (in ci3 and ci52) a bot's log ended at its
+            # auth.test request with nothing after for a minute, and nothing said where.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+            emulated = [c.method for c in emulator.calls][-5:]
+            raise AssertionError(f"bot did not come up (the Slack stand-in's last calls: "
+                                 f"{emulated}):\n{bot.log_text()}")
         yield bot
     finally:
         with contextlib.suppress(ProcessLookupError):
