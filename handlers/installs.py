@@ -78,10 +78,13 @@ def register(app: AsyncApp, services: Any) -> None:
     revocations = AsyncTokenRevocationListeners(app.installation_store)
 
     async def forget_workspace(context: AsyncBoltContext) -> None:
-        await revocations.handle_app_uninstalled_events(context)
+        # Settings first, the installation last: once the installation is gone, so is all
+        # of it (a test that waited for the installation to go once read the settings in
+        # between, under load).
         team = context.team_id or context.enterprise_id
         if services.preferences is not None and isinstance(team, str) and team:
             await services.preferences.forget_workspace(team)
+        await revocations.handle_app_uninstalled_events(context)
 
     @app.event("app_uninstalled")
     async def uninstalled(context: AsyncBoltContext) -> None:

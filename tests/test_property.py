@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mincards.bot.answering.answer import INTENTS
@@ -20,6 +20,9 @@ QUESTIONS = st.one_of(st.text(max_size=300),
 
 @settings(max_examples=400, deadline=None)
 @given(text=QUESTIONS)
+# A plan shows its model's table rows too: drawn at random once, it failed a CI run when the
+# test held every answer but a lookup, capacity or comparison to no rows.
+@example(text="8X7B:1天内")
 def test_any_text_gets_a_well_formed_reply(engine: Engine, text: str) -> None:
     answer = engine.ask(text)
     payload = render_json(engine.knowledge, answer)
@@ -28,7 +31,7 @@ def test_any_text_gets_a_well_formed_reply(engine: Engine, text: str) -> None:
     table = engine.knowledge.table
     if answer.intent == "lookup":
         assert len(answer.models) == 1 and answer.rows
-    if answer.intent in ("lookup", "capacity", "compare"):
+    if answer.intent in ("lookup", "capacity", "compare", "plan"):
         for row in answer.rows:
             assert row.model in answer.models and row in table.entries_for(row.model)
     else:
