@@ -61,6 +61,21 @@ def _healthy(url: str) -> bool:
         return False
 
 
+def _kernel_view(pid: int) -> str:
+    """Each thread's state and wait channel, as /proc has them ('' where it has none)."""
+    seen = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            status = (task / "status").read_text()
+            wchan = (task / "wchan").read_text().strip()
+        except OSError:
+            continue
+        state = next((line.split(":", 1)[1].strip() for line in status.splitlines()
+                      if line.startswith("State:")), "?")
+        seen.append(f"{task.name} {state} {wchan}")
+    return "; ".join(seen) or "no /proc entry"
+
+
 @contextlib.contextmanager
 def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
                 extra_env: dict[str, str] | None = None,
@@ -97,15 +112,18 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
                 break
             time.sleep(0.05)
         else:
-            # Where it is stuck, in its log: twice (in ci3 and ci52) a bot's log ended at its
-            # auth.test request with nothing after for a minute, and nothing said where.
+            # Where it is stuck, in its log: three times (ci3, ci52, ci71) a bot's log ended at
+            # its auth.test request with nothing after for a minute; in ci71 the stand-in had
+            # no auth.test call and SIGABRT dumped no stacks. What the kernel says of each of
+            # its threads (state, where it waits) comes first, then its stacks.
+            kernel = _kernel_view(process.pid)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(process.pid, signal.SIGABRT)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
             emulated = [c.method for c in emulator.calls][-5:]
             raise AssertionError(f"bot did not come up (the Slack stand-in's last calls: "
-                                 f"{emulated}):\n{bot.log_text()}")
+                                 f"{emulated}; the kernel: {kernel}):\n{bot.log_text()}")
         yield bot
     finally:
         with contextlib.suppress(ProcessLookupError):
