@@ -1,17 +1,22 @@
 """An attacker holding connections to the bot's public port, reopening each as soon as it is
 closed, in one of the shapes that once kept Slack out: idle, trickling headers, a slow body,
-an idle keep-alive connection after one request."""
+an idle keep-alive connection after one request.
+
+Each shape floods from a process of its own, as an attacker would: threads in the test's own
+process held its interpreter lock between a Slack request's connect and its send, a gap no
+real Slack request has, and long enough under load for the burst behind it to close it."""
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import selectors
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from multiprocessing.sharedctypes import Synchronized
+from typing import Any, Literal
 
 Shape = Literal["idle", "trickle", "slow_body", "keepalive"]
 SHAPES: tuple[Shape, ...] = ("idle", "trickle", "slow_body", "keepalive")
@@ -32,9 +37,17 @@ class Flood:
     port: int
     shape: Shape
     count: int
-    opened: int = 0
-    closed_by_server: int = 0
-    _stop: threading.Event = field(default_factory=threading.Event)
+    _opened: Any = None
+    _closed: Any = None
+    _stop: Any = None
+
+    @property
+    def opened(self) -> int:
+        return int(self._opened.value)
+
+    @property
+    def closed_by_server(self) -> int:
+        return int(self._closed.value)
 
     def run(self) -> None:
         selector = selectors.DefaultSelector()
@@ -53,7 +66,7 @@ class Flood:
                         break
                     selector.register(sock, selectors.EVENT_READ)
                     open_socks.add(sock)
-                    self.opened += 1
+                    _bump(self._opened)
                 for key, _ in selector.select(timeout=0.05):
                     sock = key.fileobj  # type: ignore[assignment]
                     try:
@@ -61,7 +74,7 @@ class Flood:
                     except OSError:
                         data = b""
                     if not data:  # the server closed it: open another at once
-                        self.closed_by_server += 1
+                        _bump(self._closed)
                         selector.unregister(sock)
                         open_socks.discard(sock)
                         sock.close()
@@ -79,16 +92,33 @@ class Flood:
         self._stop.set()
 
 
+def _bump(counter: Synchronized[int]) -> None:
+    with counter.get_lock():
+        counter.value += 1
+
+
 @contextlib.contextmanager
 def flooding(host: str, port: int, shapes: tuple[Shape, ...], count: int) -> Iterator[list[Flood]]:
-    floods = [Flood(host, port, shape, count) for shape in shapes]
-    threads = [threading.Thread(target=f.run, daemon=True) for f in floods]
-    for thread in threads:
-        thread.start()
+    # spawn, not fork: the test process has threads (the Slack stand-in's) a fork would copy
+    # mid-step.
+    context = multiprocessing.get_context("spawn")
+    floods = [Flood(host, port, shape, count, context.Value("q", 0), context.Value("q", 0),
+                    context.Event()) for shape in shapes]
+    processes = [context.Process(target=f.run, daemon=True) for f in floods]
+    for process in processes:
+        process.start()
+    # A spawned process takes a while to start on a busy machine: the flood is on once each
+    # has opened its connections.
+    deadline = time.monotonic() + 60
+    while any(f.opened < count for f in floods) and time.monotonic() < deadline:
+        time.sleep(0.05)
     try:
         yield floods
     finally:
         for flood in floods:
             flood.stop()
-        for thread in threads:
-            thread.join(timeout=10)
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+                process.join()
