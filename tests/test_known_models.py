@@ -29,7 +29,8 @@ def test_the_file_covers_the_families_people_fine_tune() -> None:
                    or family in m["display"].lower() for m in KNOWN), family
     for model in KNOWN:
         assert model["source"].strip() and model["kind"] in ("text", "vl", "moe")
-        assert ("active_b" in model) == (model["kind"] == "moe")
+        # A vision model may be a mixture of experts (Qwen3-VL-30B-A3B); a dense text one not.
+        assert ("active_b" in model) == (model["kind"] == "moe") or model["kind"] == "vl"
 
 
 @pytest.mark.parametrize("model", KNOWN, ids=lambda m: m["display"])
@@ -112,3 +113,27 @@ def test_the_table_s_own_models_are_answered_as_before(engine: Engine) -> None:
         payload = ask(engine, key)
         assert payload["models"] == [key] or payload["intent"] == "ambiguous"
         assert "bracket" not in payload
+
+
+# Models released after the page, as people type them (issue 38): each gets an estimate or a
+# stand-in from the data alone, with no Hub.
+NEWER = ["gpt-oss-20b", "gpt oss 120b", "qwen3 next 80b", "Qwen3-VL-8B", "qwen3-vl-30b-a3b",
+         "Qwen3-VL-235B-A22B", "qwen3-coder-30b-a3b", "Qwen3-Coder-480B-A35B", "GLM-4.5",
+         "GLM4.5 air", "glm-4.6", "kimi-k2", "kimi k2", "DeepSeek-V3.1", "deepseek v3.2",
+         "llama 4 scout", "Llama-4-Maverick", "gemma-3n-e4b", "Mistral-Small-3.2-24B", "phi-4",
+         "MiniMax-M2", "InternVL3-8B", "InternVL3-78B", "千问3 VL 30B"]
+
+
+@pytest.mark.parametrize("name", NEWER)
+def test_a_model_newer_than_the_page_gets_an_estimate_without_the_hub(engine: Engine,
+                                                                      name: str) -> None:
+    answer = engine.ask(f"{name} lora")
+    assert answer.estimate is not None or answer.stand_in is not None, name
+    payload = render_json(engine.knowledge, answer)
+    assert not payload.get("rows"), name  # never a table entry of its own
+
+
+def test_a_vision_mixture_of_experts_is_bracketed_among_vision_models(engine: Engine) -> None:
+    answer = engine.ask("Qwen/Qwen3-VL-30B-A3B-Instruct lora")
+    assert answer.estimate is not None
+    assert answer.estimate.shape.vision and answer.estimate.shape.active_b == 3.0

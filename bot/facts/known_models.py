@@ -37,8 +37,12 @@ class KnownModel:
             raise ValueError(f"params_b: {self.params_b} is not a size in billions")
         if self.active_b is not None and not 0 < self.active_b <= self.params_b:
             raise ValueError(f"active_b: {self.active_b} is not within 0 and params_b")
-        if (self.kind == "moe") != (self.active_b is not None):
-            raise ValueError("a mixture-of-experts model (kind moe) and only it has active_b")
+        # A vision model may be a mixture of experts too (Qwen3-VL-30B-A3B): it is bracketed
+        # among vision models, its active parameters said beside its total.
+        if self.kind == "moe" and self.active_b is None:
+            raise ValueError("a mixture-of-experts model (kind moe) has active_b")
+        if self.kind == "text" and self.active_b is not None:
+            raise ValueError("a dense text model has no active_b: a mixture of experts is kind moe")
         if not self.source.strip():
             raise ValueError("source: say where the numbers come from")
 
