@@ -359,6 +359,15 @@ class NameReader:
                     self._take_part(current, p, attached=len(parts) > 1) for p in parts):
                 current.words.extend(parts)
                 continue
+            if (current is not None and len(parts) == 1 and parts[0][:1].isdigit()
+                    and not current.versions and current.size is None
+                    and not current.distinct):
+                # Right after a bare family word, a version with letters written apart is the
+                # name's, as written joined: "gemma 3n" is gemma-3n, never Gemma 3 ("3n" read
+                # as prose left the bare "gemma", answered with the table's Gemma-3-27B).
+                self._take_part(current, parts[0], attached=True)
+                current.words.append(parts[0])
+                continue
             current = None
             found = self._loose(parts)
             if found:
