@@ -76,6 +76,43 @@ def _kernel_view(pid: int) -> str:
     return "; ".join(seen) or "no /proc entry"
 
 
+_TCP_STATES = {"01": "ESTABLISHED", "02": "SYN_SENT", "03": "SYN_RECV", "04": "FIN_WAIT1",
+               "05": "FIN_WAIT2", "06": "TIME_WAIT", "07": "CLOSE", "08": "CLOSE_WAIT",
+               "09": "LAST_ACK", "0A": "LISTEN", "0B": "CLOSING"}
+
+
+def _sockets_view(pid: int) -> str:
+    """The process's TCP sockets: state, local and remote port, bytes queued each way (from
+    /proc/PID/net/tcp, matched by inode to its descriptors): whether a request it waits on
+    was ever connected, sent, or answered."""
+    try:
+        links = [str(fd.readlink()) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+        inodes = {link[8:-1] for link in links if link.startswith("socket:[")}
+        rows = Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]
+    except OSError:
+        return "no /proc entry"
+    seen = []
+    for row in rows:
+        f = row.split()
+        if len(f) > 9 and f[9] in inodes:
+            tx, rx = f[4].split(":")
+            seen.append(f"{_TCP_STATES.get(f[3], f[3])} :{int(f[1].split(':')[1], 16)}->"
+                        f":{int(f[2].split(':')[1], 16)} tx={int(tx, 16)} rx={int(rx, 16)}")
+    return "; ".join(seen) or "none"
+
+
+def _kernel_stacks(pid: int) -> str:
+    """Each thread's kernel stack (root only), its top frames."""
+    stacks = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            frames = (task / "stack").read_text().split("\n")[:6]
+        except OSError:
+            continue
+        stacks.append(f"{task.name}: " + " < ".join(x.split(" ", 1)[-1] for x in frames if x))
+    return "; ".join(stacks) or "unreadable"
+
+
 @contextlib.contextmanager
 def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = False,
                 extra_env: dict[str, str] | None = None,
@@ -90,6 +127,8 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
     env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                 "SLACK_API_URL": emulator.api_url, "HOST": "127.0.0.1", "PORT": str(port),
                 "LOG_LEVEL": "DEBUG",
+                # SIGABRT then dumps every thread's Python stack into the log (see below).
+                "PYTHONFAULTHANDLER": "1",
                 # Each bot its own state folder: its SQLite database is no other test's.
                 "XDG_STATE_HOME": str(workdir / "state"), **(extra_env or {})})
     if socket_mode:
@@ -116,7 +155,8 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
             # its auth.test request with nothing after for a minute; in ci71 the stand-in had
             # no auth.test call and SIGABRT dumped no stacks. What the kernel says of each of
             # its threads (state, where it waits) comes first, then its stacks.
-            kernel = _kernel_view(process.pid)
+            kernel = (f"{_kernel_view(process.pid)}; sockets: {_sockets_view(process.pid)}; "
+                      f"stacks: {_kernel_stacks(process.pid)}")
             with contextlib.suppress(ProcessLookupError):
                 os.kill(process.pid, signal.SIGABRT)
             with contextlib.suppress(subprocess.TimeoutExpired):
