@@ -77,6 +77,9 @@ def _holds_whole_request(handler: Any) -> bool:
 # How much of a connection's unread bytes are looked at before closing it for room: a Slack
 # request (an event, a command, a view) is well under this.
 PEEK_BYTES = 256 * 1024
+# One buffer for every look: a flood closes connections by the thousand a second, and a fresh
+# 256 KB allocation for each would be work for nothing (one loop per process reads it).
+_PEEKED = bytearray(PEEK_BYTES)
 
 
 def _whole_request(data: bytes) -> bool:
@@ -104,12 +107,12 @@ def _request_in_kernel(handler: Any) -> bool:
     # transport's; MSG_PEEK leaves the bytes for aiohttp, MSG_DONTWAIT never blocks the loop.
     sock = socket.socket(fileno=wrapped.fileno())
     try:
-        data = sock.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        size = sock.recv_into(_PEEKED, PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
     except OSError:
         return False
     finally:
         sock.detach()
-    return _whole_request(data)
+    return _whole_request(bytes(_PEEKED[:size]))
 
 
 def _has_headers(handler: Any) -> bool:
