@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from mincards.bot.answering.engine import Engine
+from mincards.bot.estimating.hf_config import of_known_model, shape_of_config
+from mincards.bot.facts.known_models import load_known_models
 from mincards.bot.replies.render_json import render_json
 from mincards.bot.replies.render_text import render_text
 from tests import oracle
@@ -31,6 +33,35 @@ def test_the_file_covers_the_families_people_fine_tune() -> None:
         assert model["source"].strip() and model["kind"] in ("text", "vl", "moe")
         # A vision model may be a mixture of experts (Qwen3-VL-30B-A3B); a dense text one not.
         assert ("active_b" in model) == (model["kind"] == "moe") or model["kind"] == "vl"
+
+
+@pytest.mark.parametrize("model", KNOWN, ids=lambda m: m["display"])
+def test_each_shape_counts_to_its_published_size(model: dict[str, Any]) -> None:
+    """Every entry has its Hub id and its config.json's shape, and the counter that reads a
+    configuration from the Hub counts it within 2% of the weights' size (the shape was written
+    right); the active size, which model cards count with or without embeddings and vision
+    towers, within 25%. An architecture the counter cannot count says why."""
+    assert model["hub_id"].count("/") == 1 and model["config"]
+    counted = shape_of_config(model["config"], model["display"])
+    assert counted.layers and counted.hidden and counted.vocab
+    # A vision model has its tower (a model grouped as text or MoE may have one too: Gemma 3 and
+    # Llama 4 read images, and the table groups their kin so).
+    assert counted.vision or model["kind"] != "vl"
+    if "uncounted" in model:
+        assert counted.params_b < model["params_b"] * 0.98, "counted after all: drop uncounted"
+        return
+    assert counted.params_b == pytest.approx(model["params_b"], rel=0.02)
+    if "active_b" in model:
+        assert counted.active_b == pytest.approx(model["active_b"], rel=0.25)
+    else:
+        assert counted.active_b is None, "a dense model counted as a mixture of experts"
+
+
+def test_a_known_model_s_shape_carries_its_layers() -> None:
+    models = load_known_models(oracle.DATA / "known_models.toml")
+    shape = of_known_model(models.items["Kimi-K2"])
+    assert (shape.layers, shape.hidden, shape.vocab) == (61, 7168, 163840)
+    assert (shape.params_b, shape.active_b) == (models.items["Kimi-K2"].params_b, 32.0)
 
 
 @pytest.mark.parametrize("model", KNOWN, ids=lambda m: m["display"])
@@ -136,4 +167,4 @@ def test_a_model_newer_than_the_page_gets_an_estimate_without_the_hub(engine: En
 def test_a_vision_mixture_of_experts_is_bracketed_among_vision_models(engine: Engine) -> None:
     answer = engine.ask("Qwen/Qwen3-VL-30B-A3B-Instruct lora")
     assert answer.estimate is not None
-    assert answer.estimate.shape.vision and answer.estimate.shape.active_b == 3.0
+    assert answer.estimate.shape.vision and answer.estimate.shape.active_b == 3.3

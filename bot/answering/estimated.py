@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from mincards.bot.answering.answer import Answer, Note
 from mincards.bot.estimating.estimate import Estimate, estimator
-from mincards.bot.estimating.shape import Shape, of_known_model, of_table_model
+from mincards.bot.estimating.hf_config import of_known_model
+from mincards.bot.estimating.shape import Shape, of_table_model
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.facts.known_models import KnownModel
 from mincards.bot.reading.question import Question

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mincards.bot.estimating.shape import LARGEST_B, Shape, ShapeError, Source
+from mincards.bot.facts.known_models import KnownModel
 from mincards.bot.shallow_json import loads
 
 MAX_BYTES = 1_000_000
@@ -22,6 +23,11 @@ PLAIN_MLP = frozenset({"gpt2", "gpt_neox", "gptj", "falcon", "bloom", "opt", "ph
                        "gpt_bigcode", "mpt"})
 # Architectures whose output layer is the input embedding unless the configuration says not.
 TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
+# Architectures whose every mixture-of-experts layer also has one shared expert of the routed
+# experts' width, which their configuration does not count (Llama 4).
+ONE_SHARED_EXPERT = frozenset({"llama4_text", "llama4"})
+# Activations of a gated (SwiGLU) vision MLP: three projections, not two (Qwen2.5-VL, Pixtral).
+GATED_ACTIVATIONS = frozenset({"silu", "swiglu"})
 # Where a multimodal configuration keeps its language model's part.
 TEXT_PARTS = ("text_config", "llm_config", "language_config")
 # The largest a layer count or a width can sensibly be.
@@ -84,7 +90,8 @@ def _text(c: Mapping[str, Any]) -> tuple[float, float, int, int, int]:
     vocab = _required(c, "vocabulary size", "vocab_size", "padded_vocab_size")
     width = _number(c, "intermediate_size", "ffn_hidden_size", "n_inner") or 4 * hidden
     attention = _attention(c, hidden)
-    experts = _number(c, "num_local_experts", "num_experts", "n_routed_experts", allow_zero=True)
+    experts = _number(c, "num_local_experts", "num_experts", "n_routed_experts",
+                      "moe_num_experts", allow_zero=True)
     tied = c.get("tie_word_embeddings")
     if tied is None:
         tied = str(c.get("model_type", "")).lower() in TIED_BY_DEFAULT
@@ -93,31 +100,49 @@ def _text(c: Mapping[str, Any]) -> tuple[float, float, int, int, int]:
         total = layers * (attention + _mlp(c, hidden, width)) + embeddings
         return total, total, int(layers), int(hidden), int(vocab)
     expert_width = _number(c, "moe_intermediate_size") or width
-    chosen = _number(c, "num_experts_per_tok", "moe_topk", default=2.0) or 2.0
-    shared = (_number(c, "n_shared_experts", allow_zero=True) or 0.0) * expert_width + (
+    chosen = _number(c, "num_experts_per_tok", "moe_topk", "moe_k", default=2.0) or 2.0
+    shared_count = _number(c, "n_shared_experts", "moe_num_shared_experts", "num_shared_expert",
+                           allow_zero=True) or 0.0
+    if str(c.get("model_type", "")).lower() in ONE_SHARED_EXPERT:
+        shared_count = 1.0
+    shared = shared_count * expert_width + (
         _number(c, "shared_expert_intermediate_size", allow_zero=True) or 0.0)
-    dense_layers = min(layers, _number(c, "first_k_dense_replace", allow_zero=True) or 0.0)
-    step = _number(c, "decoder_sparse_step", default=1.0) or 1.0
+    dense_layers = min(layers, _number(c, "first_k_dense_replace", "moe_layer_start_index",
+                                       allow_zero=True) or 0.0)
+    step = _number(c, "decoder_sparse_step", "interleave_moe_layer_step", default=1.0) or 1.0
     sparse = math.ceil((layers - dense_layers) / step)
     dense_layers = layers - sparse
+    # A dense layer between expert layers may be wider than an expert (Llama 4 Maverick).
+    dense_width = _number(c, "intermediate_size_mlp") or width
     one = _mlp(c, hidden, expert_width)
     shared_mlp = _mlp(c, hidden, shared) if shared else 0.0
     router = hidden * experts
-    total = (layers * attention + dense_layers * _mlp(c, hidden, width)
-             + sparse * (experts * one + shared_mlp + router) + embeddings)
-    active = (layers * attention + dense_layers * _mlp(c, hidden, width)
+    dense = dense_layers * _mlp(c, hidden, dense_width)
+    total = layers * attention + dense + sparse * (experts * one + shared_mlp + router) + embeddings
+    active = (layers * attention + dense
               + sparse * (min(chosen, experts) * one + shared_mlp + router) + embeddings)
     return total, active, int(layers), int(hidden), int(vocab)
 
 
 def _vision(c: Mapping[str, Any]) -> float:
-    """Parameters of a vision tower (a ViT), roughly: attention and a plain MLP per layer."""
+    """Parameters of a vision tower (a ViT), roughly: attention and an MLP per layer, and the
+    patch mergers that hand its output to the language model where the configuration has them."""
     hidden = _number(c, "embed_dim", "hidden_size", "width") or 0.0
     layers = _number(c, "num_hidden_layers", "depth", "layers") or 0.0
+    # Llama 3.2 Vision's tower has global layers after its local ones.
+    layers += _number(c, "num_global_layers", allow_zero=True) or 0.0
     if not hidden or not layers or layers > MAX_LAYERS:
         return 0.0
     width = _number(c, "intermediate_size") or hidden * (_number(c, "mlp_ratio") or 4.0)
-    return layers * (4 * hidden * hidden + 2 * hidden * width)
+    gated = str(c.get("hidden_act", "")).lower() in GATED_ACTIVATIONS
+    tower = layers * (4 * hidden * hidden + (3 if gated else 2) * hidden * width)
+    out = _number(c, "out_hidden_size")
+    if out:  # Qwen-VL: an MLP merges each square of patches into one language-model token
+        merged = hidden * (_number(c, "spatial_merge_size", default=2.0) or 2.0) ** 2
+        deepstack = c.get("deepstack_visual_indexes")
+        mergers = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
+        tower += mergers * (merged * merged + merged * out)
+    return tower
 
 
 def parse_config(text: str | bytes, name: str, source: Source = "config",
@@ -135,6 +160,12 @@ def parse_config(text: str | bytes, name: str, source: Source = "config",
         raise ShapeError(f"config.json is not JSON ({str(exc)[:80]})") from None
     if not isinstance(config, dict):
         raise ShapeError("config.json is not a JSON object")
+    return shape_of_config(config, name, source, params_b)
+
+
+def shape_of_config(config: Mapping[str, Any], name: str, source: Source = "config",
+                    params_b: float | None = None) -> Shape:
+    """The shape a parsed configuration describes (config.json's names and values)."""
     text_part: Mapping[str, Any] = config
     for key in TEXT_PARTS:
         if isinstance(config.get(key), dict):
@@ -160,3 +191,14 @@ def parse_config(text: str | bytes, name: str, source: Source = "config",
         name = str(named)[:80] if isinstance(named, str) and named.strip() else "the model"
     return Shape(name=name, params_b=total / 1e9, active_b=active / 1e9 if moe else None,
                  layers=layers, hidden=hidden, vocab=vocab, vision=vision, source=source)
+
+
+def of_known_model(model: KnownModel) -> Shape:
+    """A known model's shape: its sizes as the data says them, and the layers, hidden size and
+    vocabulary of its configuration where the data has one."""
+    counted = shape_of_config(model.config, model.display) if model.config else None
+    return Shape(name=model.display, params_b=model.params_b, active_b=model.active_b,
+                 layers=counted.layers if counted else None,
+                 hidden=counted.hidden if counted else None,
+                 vocab=counted.vocab if counted else None,
+                 vision=model.kind == "vl", source="known-models")

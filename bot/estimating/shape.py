@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mincards.bot.facts.catalogue import ModelInfo
-from mincards.bot.facts.known_models import KnownModel
 
 Source = Literal["known-models", "config", "hub"]
 # Sizes a model can be, in billions of parameters: outside them a shape is a mistake (a config
@@ -62,8 +61,3 @@ def of_table_model(info: ModelInfo) -> Shape | None:
     return Shape(name=info.display, params_b=info.params_b, active_b=info.active_b,
                  layers=info.layers, hidden=info.hidden, vocab=info.vocab,
                  vision=info.kind == "vl", source="known-models")
-
-
-def of_known_model(model: KnownModel) -> Shape:
-    return Shape(name=model.display, params_b=model.params_b, active_b=model.active_b,
-                 vision=model.kind == "vl", source="known-models")

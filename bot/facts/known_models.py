@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from mincards.bot.facts.datafiles import STRICT_KEYS, load_by_display
 
@@ -29,6 +29,12 @@ class KnownModel:
     active_b: float | None = None
     kind: Kind
     source: str
+    # Its repository on the Hub, and its shape as its config.json there says it (the names and
+    # values of that file), which the estimator's counter reads as it reads one from the Hub.
+    hub_id: str | None = None
+    config: dict[str, Any] | None = None
+    # Why the counter cannot count this architecture (params_b is then the weights' count).
+    uncounted: str | None = None
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -45,6 +51,8 @@ class KnownModel:
             raise ValueError("a dense text model has no active_b: a mixture of experts is kind moe")
         if not self.source.strip():
             raise ValueError("source: say where the numbers come from")
+        if self.hub_id is not None and self.hub_id.count("/") != 1:
+            raise ValueError(f"hub_id: {self.hub_id!r} is not owner/name")
 
 
 @dataclass(frozen=True)
