@@ -152,7 +152,10 @@ NEWER = ["gpt-oss-20b", "gpt oss 120b", "qwen3 next 80b", "Qwen3-VL-8B", "qwen3-
          "Qwen3-VL-235B-A22B", "qwen3-coder-30b-a3b", "Qwen3-Coder-480B-A35B", "GLM-4.5",
          "GLM4.5 air", "glm-4.6", "kimi-k2", "kimi k2", "DeepSeek-V3.1", "deepseek v3.2",
          "llama 4 scout", "Llama-4-Maverick", "gemma-3n-e4b", "Mistral-Small-3.2-24B", "phi-4",
-         "MiniMax-M2", "InternVL3-8B", "InternVL3-78B", "千问3 VL 30B"]
+         "MiniMax-M2", "InternVL3-8B", "InternVL3-78B", "千问3 VL 30B", "seed-oss 36b",
+         "ERNIE-4.5-21B-A3B", "baidu/ERNIE-4.5-300B-A47B-PT", "hunyuan a13b", "magistral small",
+         "devstral small", "InternVL3.5-38B", "gemma 3 1b", "GLM-4.5V", "Kimi-K2-Thinking",
+         "microsoft/Phi-4-reasoning"]
 
 
 @pytest.mark.parametrize("name", NEWER)

@@ -39,6 +39,8 @@ class KnownModel:
     def __post_init__(self) -> None:
         if not self.names:
             raise ValueError("names: at least one name")
+        if len({n.lower() for n in self.names}) != len(self.names):
+            raise ValueError("names: a name given twice")
         if not 0 < self.params_b < 100_000:
             raise ValueError(f"params_b: {self.params_b} is not a size in billions")
         if self.active_b is not None and not 0 < self.active_b <= self.params_b:
