@@ -290,10 +290,13 @@ def _calibrate(args: argparse.Namespace) -> int:
     from mincards.bot.replies.render_estimate import validation_json, validation_report
 
     known = knowledge()
-    # --validate: the calibration in use when it was made from these facts (import-table
-    # makes it so), else one made now; --calibrate: made now, and written.
+    # --validate: the calibration in use when it was made from these facts and measured nested
+    # (each model held out of the choice of terms too), else one made and measured so now;
+    # --calibrate: made now, and written.
     current = None if args.calibrate else stored_if_current(known)
-    made = current if current is not None else calibrate(known)
+    if current is not None and not current.nested:
+        current = None
+    made = current if current is not None else calibrate(known, nested=True)
     if args.json:
         print(json.dumps(validation_json(made), ensure_ascii=False))
     else:

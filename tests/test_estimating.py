@@ -51,7 +51,8 @@ def knowledge() -> Knowledge:
 
 @pytest.fixture(scope="module")
 def fitted(knowledge: Knowledge) -> Calibration:
-    return calibrate(knowledge)
+    """As `mincards estimate --calibrate` makes it: measured nested (some seconds)."""
+    return calibrate(knowledge, nested=True)
 
 
 # --- the fit and its record ----------------------------------------------------------------
@@ -59,10 +60,16 @@ def fitted(knowledge: Knowledge) -> Calibration:
 
 def test_on_the_shipped_table_the_method_meets_its_aims(fitted: Calibration
                                                          ) -> None:
+    """Measured nested (each model held out of the choice of terms and the fit). Issue 38's aims
+    are 75% exact, 98% within one step, 3% under and no LoRA cell under: the floors here are
+    what the method reaches (74%, 97%, 3.9%, 8 LoRA cells), so that a change that loses
+    ground fails."""
     v = fitted.validation
+    assert fitted.nested
     assert v.held_out >= 250
-    assert v.exact / v.held_out >= 0.70
-    assert v.within_one / v.held_out >= 0.95
+    assert v.exact / v.held_out >= 0.73
+    assert v.within_one / v.held_out >= 0.97
+    assert (v.under_one + v.under_more) / v.held_out <= 0.04
     assert v.under_more == 0
     assert sum(g.validation.held_out for g in fitted.groups) == v.held_out
 
@@ -101,8 +108,11 @@ def test_held_out_means_the_model_never_informs_its_own_prediction(
     after = calibrate_module.held_out(changed, []).predictions
     mine = [label for label in before if label.startswith(target + " ")]
     assert mine and all(before[label] == after[label] for label in mine)
-    group = [s for s in samples if s.observation.group == ("llama_factory", "full")]
-    moved = [s for s in changed if s.observation.group == ("llama_factory", "full")]
+    # Not vacuous: a fit that includes the model's rows moves with them.
+    group = [s for s in samples if s.observation.group == ("llama_factory", "full")
+             and s.observation.model == target]
+    moved = [s for s in changed if s.observation.group == ("llama_factory", "full")
+             and s.observation.model == target]
     assert fit_group(group, [])[0] != fit_group(moved, [])[0]
 
 

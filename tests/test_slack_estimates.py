@@ -49,7 +49,7 @@ def test_a_hub_model_is_estimated_in_the_reply(slack: SlackSender, emulator: Sla
     shown = seen(call.params)
     assert "Estimate, not the table's, for acme/ReasonerX-24B (23.57B" in shown
     assert "from its configuration on Hugging Face" in shown
-    assert "possibly" in shown and "held out one at a time" in shown
+    assert "possibly" in shown and "each held out of the choice of terms and the fit" in shown
     assert any("acme/ReasonerX-24B" in r for r in hub.requests)
 
 

@@ -32,6 +32,7 @@ def dump_calibration(calibration: Calibration) -> str:
              f"page_date = {_value(calibration.page_date)}",
              f"terms = {_value(calibration.terms)}",
              f"validation = {_value(asdict(calibration.validation))}",
+             f"nested = {_value(calibration.nested)}",
              "policy = ["]
     lines += [f"  {_value(note)}," for note in calibration.policy]
     lines += ["]", "dropped = ["]
@@ -49,5 +50,6 @@ def dump_calibration(calibration: Calibration) -> str:
                   f"seq_lens = {_value(group.seq_lens)}",
                   f"kind_lengths = {_value(group.kind_lengths)}",
                   f"flavours = {_value(group.flavours)}",
+                  f"sizes = {_value(group.sizes)}",
                   f"validation = {_value(asdict(group.validation))}"]
     return "\n".join(lines) + "\n"

@@ -12,6 +12,9 @@ from mincards.bot.estimating.shape import Shape
 from mincards.bot.facts.calibration import Calibration, Tally
 from mincards.bot.facts.knowledge import Knowledge
 
+# How far past the fitted sizes an estimate may go before it is called an extrapolation.
+EXTRAPOLATION_MARGIN = 1.25
+
 
 @dataclass(frozen=True)
 class EstimateCell:
@@ -21,7 +24,7 @@ class EstimateCell:
     seq_len: int
     count: int        # in the flavour's unit (cards, or DIE)
     unit: str
-    high: int         # the range's top: one step more where held-out models needed it
+    high: int         # the range's top: as many steps more as held-out models needed
 
     def as_json(self) -> dict[str, object]:
         return {"framework": self.framework.replace("_", "-"), "flavour": self.flavour,
@@ -37,6 +40,22 @@ class Estimate:
     # Frameworks the table has no model of this kind on: (framework, kind).
     uncovered: tuple[tuple[str, str], ...] = ()
     calibrated_on: str = ""  # the date of the page it was fitted to
+    # Whether `validation` held each model out of the choice of terms as well as the fit.
+    nested: bool = False
+    # Per framework, the smallest and largest model its fits were made on (billions).
+    fitted_sizes: tuple[tuple[str, float, float], ...] = ()
+
+    @property
+    def beyond(self) -> tuple[tuple[str, float, float], ...]:
+        """The frameworks whose fitted sizes this model is outside of by more than a quarter:
+        there no held-out model was, and the estimate is an extrapolation."""
+        size = self.shape.params_b
+        return tuple((fw, low, high) for fw, low, high in self.fitted_sizes
+                     if size > high * EXTRAPOLATION_MARGIN or size < low / EXTRAPOLATION_MARGIN)
+
+    @property
+    def extrapolated(self) -> bool:
+        return bool(self.beyond)
 
 
 class Estimator:
@@ -62,13 +81,21 @@ class Estimator:
                 display = self.knowledge.hardware.flavours[flavour].unit
                 for seq_len in group.kind_lengths.get(shape.kind, group.seq_lens):
                     count = coefficients.count(shape, seq_len, shortest, unit)
-                    high = count * 2 if group.validation.under_one else count
+                    # The range's top: as far over as held-out models were under.
+                    v = group.validation
+                    high = count * (4 if v.under_more else 2 if v.under_one else 1)
                     cells.append(EstimateCell(group.framework, flavour, group.strategy,
                                               seq_len, count, display, high))
         covered = {c.framework for c in cells}
+        ranges: dict[str, tuple[float, float]] = {}
+        for g in self.calibration.groups:
+            if shape.kind in g.kinds and g.sizes[1] > 0 and g.framework in covered:
+                smallest, largest = ranges.get(g.framework, g.sizes)
+                ranges[g.framework] = (min(smallest, g.sizes[0]), max(largest, g.sizes[1]))
+        sizes = tuple((fw, smallest, largest) for fw, (smallest, largest) in ranges.items())
         return Estimate(shape, tuple(cells), self.calibration.validation,
                         tuple((fw, kind) for fw, kind in uncovered if fw not in covered),
-                        self.calibration.page_date)
+                        self.calibration.page_date, self.calibration.nested, sizes)
 
 
 def stored_if_current(knowledge: Knowledge) -> Calibration | None:

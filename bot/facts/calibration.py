@@ -55,6 +55,9 @@ class GroupFit:
     # The lengths it lists for each kind of model (a vision model's 1K is not a text model's).
     kind_lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
     flavours: tuple[str, ...] = ()     # the flavours with counts here
+    # The smallest and largest model fitted here (total parameters, billions): an estimate
+    # outside them is an extrapolation the held-out check never measured.
+    sizes: tuple[float, float] = (0.0, 0.0)
     validation: Tally = field(default_factory=Tally)
 
     @property
@@ -70,6 +73,9 @@ class Calibration:
     terms: tuple[str, ...] = ("bytes_per_param",)
     groups: tuple[GroupFit, ...] = ()
     validation: Tally = field(default_factory=Tally)
+    # Whether the figures held each model out of the choice of terms too (nested), not only
+    # out of the fit.
+    nested: bool = False
     # Entries set by the page's policy or contradicting the page itself, left out of the fit:
     # "model · strategy · seq_len · framework.flavour: why".
     policy: tuple[str, ...] = ()

@@ -102,8 +102,9 @@ def plan_import(data_dir: Path, page: Path, *, date: dt.date | None = None,
                   new_catalogue_entries=tuple(s.splitlines()[0] for s in written), diff=diff,
                   hardware=hardware)
     staged = _check_loads(data_dir, plan)
-    # The estimator fitted to the new table, its terms chosen again on it (a few seconds).
-    calibration = calibrate(staged)
+    # The estimator fitted to the new table and measured with each model held out of the
+    # choice of terms as well as the fit (a few seconds).
+    calibration = calibrate(staged, nested=True)
     return replace(plan, calibration_text=dump_calibration(calibration),
                    disputed=calibration.disputed)
 

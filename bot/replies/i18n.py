@@ -359,11 +359,23 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.possibly": "{amount}, possibly {high}",
         "estimate.validation": "On the table's own models, held out one at a time, this method is "
                                "exact for {exact}% and within one step (×2) for {within}%.",
+        "estimate.validation_nested": "On the table's own models, each held out of the choice "
+                                      "of terms and the fit, this method is exact for {exact}%, "
+                                      "within one step (×2) for {within}% and under for "
+                                      "{under}%.",
         "estimate.line": "{framework} · {strategy} · {lengths}: {counts}",
         "note.no_estimate": "No estimate beyond the table: {reason}.",
         "note.from_settings": "Showing {what}, your settings; name another flavour or framework "
                               "in the question to see it.",
         "estimate.uncovered": "{framework}: the table has no {kind} model to estimate from.",
+        "estimate.extrapolated_up": "At {size} it is larger than the models these estimates "
+                                    "were fitted on ({fits}): an extrapolation the held-out "
+                                    "check never measured; plan with care.",
+        "estimate.extrapolated_down": "At {size} it is smaller than the models these estimates "
+                                      "were fitted on ({fits}): an extrapolation the held-out "
+                                      "check never measured.",
+        "estimate.fitted_up": "{framework} up to {size}",
+        "estimate.fitted_down": "{framework} from {size}",
         "estimate.kind.vision": "vision",
         "estimate.kind.moe": "mixture-of-experts",
         "estimate.kind.text": "text",
@@ -713,10 +725,19 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.possibly": "{amount}，可能需要 {high}",
         "estimate.validation": "在表中自身的模型上逐个留出验证：此方法完全一致的占 {exact}%，"
                                "相差一档（2 倍）以内的占 {within}%。",
+        "estimate.validation_nested": "在表中自身的模型上逐个留出验证（选项与拟合均不含该模型）："
+                                      "此方法完全一致的占 {exact}%，相差一档（2 倍）以内的占 "
+                                      "{within}%，偏少的占 {under}%。",
         "estimate.line": "{framework} · {strategy} · {lengths}：{counts}",
         "note.no_estimate": "无法给出表外估算：{reason}。",
         "note.from_settings": "按你的设置只显示 {what}；在问题里写明其他规格或框架即可查看。",
         "estimate.uncovered": "{framework}：表中没有可据以估算的{kind}模型。",
+        "estimate.extrapolated_up": "其规模 {size} 大于这些估算所拟合的模型（{fits}）："
+                                    "这是外推，留出验证从未覆盖，请谨慎规划。",
+        "estimate.extrapolated_down": "其规模 {size} 小于这些估算所拟合的模型（{fits}）："
+                                      "这是外推，留出验证从未覆盖。",
+        "estimate.fitted_up": "{framework} 最大 {size}",
+        "estimate.fitted_down": "{framework} 最小 {size}",
         "estimate.kind.vision": "多模态",
         "estimate.kind.moe": "MoE",
         "estimate.kind.text": "文本",

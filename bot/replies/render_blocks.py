@@ -172,7 +172,8 @@ def _estimate(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Bl
     judged = budget_line(knowledge, answer)
     if judged:
         lines.append(escape(judged))
-    small = [escape(validation_line(answer.estimate.validation, lang))]
+    small = [escape(validation_line(answer.estimate.validation, lang,
+                                   answer.estimate.nested))]
     advice = (advice_line(knowledge, answer.estimate, lang)
               if answer.note("below_node") is None else None)
     if advice:

@@ -4,6 +4,8 @@ the method's held-out error in one line, and the page's advice beside it, never 
 
 from __future__ import annotations
 
+import math
+
 from mincards.bot.answering.answer import Answer
 from mincards.bot.estimating.estimate import Estimate, EstimateCell
 from mincards.bot.facts.calibration import Calibration, Tally
@@ -19,6 +21,11 @@ from mincards.bot.replies.render_words import amount, seq_short
 def percent(share: float) -> int:
     """A share as a whole percentage, rounded down: a method's record is never flattered."""
     return int(share * 100 + 1e-9)
+
+
+def percent_up(share: float) -> int:
+    """A share of misses as a whole percentage, rounded up: never flattered either."""
+    return math.ceil(share * 100 - 1e-9)
 
 
 def heading(estimate: Estimate, language: Language) -> str:
@@ -63,11 +70,30 @@ def estimate_rows(knowledge: Knowledge, estimate: Estimate, language: Language) 
 
 
 def uncovered_lines(knowledge: Knowledge, estimate: Estimate, language: Language) -> list[str]:
-    return [t(language, "estimate.uncovered", framework=knowledge.framework_names.get(fw, fw),
-              kind=t(language, f"estimate.kind.{kind}")) for fw, kind in estimate.uncovered]
+    """What the estimate cannot stand on: frameworks with no model of its kind, and a size
+    outside every model it was fitted on."""
+    lines = [t(language, "estimate.uncovered", framework=knowledge.framework_names.get(fw, fw),
+               kind=t(language, f"estimate.kind.{kind}")) for fw, kind in estimate.uncovered]
+    beyond = estimate.beyond
+    if beyond:
+        size = estimate.shape.params_b
+        up = size > beyond[0][2]
+        fits = t(language, "list_sep").join(
+            t(language, "estimate.fitted_up" if up else "estimate.fitted_down",
+              framework=knowledge.framework_names.get(fw, fw),
+              size=f"{number(high if up else low)}B") for fw, low, high in beyond)
+        lines.append(t(language, "estimate.extrapolated_up" if up
+                       else "estimate.extrapolated_down", size=f"{number(size)}B", fits=fits))
+    return lines
 
 
-def validation_line(v: Tally, language: Language) -> str:
+def validation_line(v: Tally, language: Language, nested: bool = False) -> str:
+    """The method's record on models it never saw; nested: they were held out of the choice of
+    terms too, and the share under (the costly miss) is said."""
+    if nested:
+        return t(language, "estimate.validation_nested", exact=percent(v.share(v.exact)),
+                 within=percent(v.share(v.within_one)),
+                 under=percent_up(v.share(v.under_one + v.under_more)))
     return t(language, "estimate.validation", exact=percent(v.share(v.exact)),
              within=percent(v.share(v.within_one)))
 
@@ -146,7 +172,7 @@ def markdown_lines(knowledge: Knowledge, estimate: Estimate, language: Language)
                   str(c.seq_len), f"{knowledge.flavour_display(c.flavour)} ({c.unit})",
                   str(c.count), str(c.high)]) for c in estimate.cells]
     return [f"> {heading(estimate, language)}",
-            f"> {validation_line(estimate.validation, language)}", "",
+            f"> {validation_line(estimate.validation, language, estimate.nested)}", "",
             line(head), "|" + "---|" * len(head), *rows]
 
 
@@ -175,7 +201,7 @@ def estimate_lines(knowledge: Knowledge, estimate: Estimate, language: Language,
     if budget:
         lines.append(budget)
     lines += uncovered_lines(knowledge, estimate, language)
-    lines.append(validation_line(estimate.validation, language))
+    lines.append(validation_line(estimate.validation, language, estimate.nested))
     said = advice_line(knowledge, estimate, language) if advice else None
     if said:
         lines.append(said)
@@ -192,7 +218,10 @@ def estimate_json(estimate: Estimate) -> dict[str, object]:
             "estimates": [c.as_json() for c in estimate.cells],
             "uncovered": [{"framework": fw.replace("_", "-"), "kind": kind}
                           for fw, kind in estimate.uncovered],
-            "validation": _tally_json(estimate.validation),
+            "extrapolated": estimate.extrapolated,
+            "fitted_sizes_b": {fw.replace("_", "-"): [low, high]
+                               for fw, low, high in estimate.fitted_sizes},
+            "validation": {**_tally_json(estimate.validation), "nested": estimate.nested},
             "calibrated_on": estimate.calibrated_on}
 
 
@@ -206,7 +235,9 @@ def _tally_row(name: str, v: Tally) -> str:
 def validation_report(calibration: Calibration) -> str:
     """`mincards estimate --validate`: each of the table's models held out in turn, by
     framework and strategy and in total, with the terms kept and dropped and what was left out."""
-    lines = [f"Held out one model at a time (all its rows), fitted on the rest; table of "
+    how = ("the terms chosen and the fit made on the rest (nested)" if calibration.nested
+           else "fitted on the rest, with the terms chosen on all")
+    lines = [f"Held out one model at a time (all its rows), {how}; table of "
              f"{calibration.page_date or 'no date'}.",
              f"{'':22s} {'rows':>5s}  {'exact':>9s}  {'within 1':>9s}  {'under 1':>9s}  "
              f"{'under >1':>9s}  {'over':>9s}"]
@@ -244,7 +275,8 @@ def _tally_json(v: Tally) -> dict[str, object]:
 
 
 def validation_json(calibration: Calibration) -> dict[str, object]:
-    return {"calibrated_on": calibration.page_date, "total": _tally_json(calibration.validation),
+    return {"calibrated_on": calibration.page_date, "nested": calibration.nested,
+            "total": _tally_json(calibration.validation),
             "groups": [{"framework": g.framework.replace("_", "-"), "strategy": g.strategy,
                         "bytes_per_param": g.bytes_per_param, "factors": g.factors,
                         **_tally_json(g.validation)} for g in calibration.groups],
