@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from mincards.bot.answering.bracket import Bracket, Size
     from mincards.bot.answering.known_sizes import KnownSizeFinder
     from mincards.bot.answering.planning import Planner
+    from mincards.bot.estimating.estimate import Estimate
     from mincards.bot.estimating.shape import Shape
 
 MAX_SUGGESTIONS = 3
@@ -528,9 +529,11 @@ class Resolver:
         selection = self._select(question, model)
         if selection.reason:
             return replace(self._not_covered(question, model, selection.reason,
-                                             scope.frameworks), stand_in=stand_in)
+                                             scope.frameworks), stand_in=stand_in,
+                           estimate=self._longer(question, model, selection.notes))
         rows = tuple(selection.rows)
         notes = [*extra, *scope.notes, *selection.notes]
+        longer = self._longer(question, model, selection.notes)
         info = self.knowledge.catalogue[model]
         if info.note:
             notes.append(Note(info.note, {"model": model}))
@@ -538,7 +541,27 @@ class Resolver:
         notes.append(self._reference())
         return self._base(question, "lookup", frameworks=scope.frameworks, models=(model,),
                           rows=rows, notes=tuple(notes), fits=self._fits(question, rows),
-                          stand_in=stand_in)
+                          stand_in=stand_in, estimate=longer)
+
+    def _longer(self, question: Question, model: str, notes: Iterable[Note]
+                ) -> Estimate | None:
+        """An estimate, never the table's, at the longest length asked past the model's rows:
+        its longest row of each such strategy, grown as the table's own steps grow."""
+        from mincards.bot.estimating.lengths import lengthened
+        from mincards.bot.estimating.shape import of_table_model
+
+        past = [n for n in notes if n.kind == "seq_not_listed"]
+        info = self.knowledge.catalogue.models.get(model)
+        shape = of_table_model(info) if info is not None else None
+        if not past or shape is None:
+            return None
+        asked = max(int(n.args["seq_len"]) for n in past)
+        strategies = {str(n.args["strategy"]) for n in past}
+        own = self._ordered.get(model, ())
+        longest = [max((e for e in own if e.strategy == s), key=lambda e: e.seq_len)
+                   for s in strategies if any(e.strategy == s for e in own)]
+        return lengthened(self.knowledge, shape, longest, asked,
+                          frameworks=question.frameworks, flavours=question.flavours)
 
     # --- time and cluster size -----------------------------------------------------------
 

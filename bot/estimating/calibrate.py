@@ -10,6 +10,8 @@ model the page never listed can expect.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -159,6 +161,22 @@ def choose_terms(samples: Sequence[Sample], advice: dict[str, int]) -> tuple[Tri
     return best, dropped
 
 
+def per_doubling(kept: Sequence[Observation]) -> float:
+    """What a doubling of the sequence length multiplies a count by, on the table's own steps:
+    for each model and flavour listing two lengths, how many doublings of count each doubling
+    of length took (0 when the count stayed, 1 when it doubled), averaged, as a factor. 1 when
+    no model lists two lengths."""
+    by_cell: dict[tuple[str, str], dict[int, int]] = {}
+    for o in kept:
+        by_cell.setdefault((o.model, o.flavour), {})[o.seq_len] = o.count
+    growth = []
+    for counts in by_cell.values():
+        lengths = sorted(counts)
+        for short, long in itertools.pairwise(lengths):
+            growth.append(math.log2(counts[long] / counts[short]) / math.log2(long / short))
+    return 2 ** (sum(growth) / len(growth)) if growth else 1.0
+
+
 def nested_held_out(members: Sequence[Sample], measured: Sequence[Sample],
                     advice: dict[str, int]) -> Tally:
     """Each model of `measured` predicted by terms chosen, and a fit made, on the other models
@@ -227,6 +245,7 @@ def calibrate(knowledge: Knowledge, terms: Mapping[str, Sequence[str]] | None = 
             flavours=tuple(dict.fromkeys(o.flavour for o in kept)),
             sizes=(min(o.shape.params_b for o in kept), max(o.shape.params_b for o in kept))
             if kept else (0.0, 0.0),
+            per_doubling=round(per_doubling(kept), 3),
             validation=measured))
     date = knowledge.table.source.date
     notes = [f"{label}: {why}" for label, why in sorted(left_out.items())]

@@ -51,5 +51,6 @@ def dump_calibration(calibration: Calibration) -> str:
                   f"kind_lengths = {_value(group.kind_lengths)}",
                   f"flavours = {_value(group.flavours)}",
                   f"sizes = {_value(group.sizes)}",
+                  f"per_doubling = {_value(group.per_doubling)}",
                   f"validation = {_value(asdict(group.validation))}"]
     return "\n".join(lines) + "\n"

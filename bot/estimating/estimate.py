@@ -14,6 +14,9 @@ from mincards.bot.facts.knowledge import Knowledge
 
 # How far past the fitted sizes an estimate may go before it is called an extrapolation.
 EXTRAPOLATION_MARGIN = 1.25
+# Up to this many times the longest length the table lists, a length past the table is an
+# estimate; beyond it, an extrapolation that commits to no verdict.
+MEASURABLE_TIMES = 4
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,10 @@ class Estimate:
     nested: bool = False
     # Per framework, the smallest and largest model its fits were made on (billions).
     fitted_sizes: tuple[tuple[str, float, float], ...] = ()
+    # A table model at a length past its rows: the longest length listed, grown from (0: an
+    # estimate from a shape), and each framework and strategy's growth per doubling.
+    lengthened_from: int = 0
+    growth: tuple[tuple[str, str, float], ...] = ()
 
     @property
     def beyond(self) -> tuple[tuple[str, float, float], ...]:
@@ -54,8 +61,14 @@ class Estimate:
                      if size > high * EXTRAPOLATION_MARGIN or size < low / EXTRAPOLATION_MARGIN)
 
     @property
+    def too_long(self) -> bool:
+        """A length more than MEASURABLE_TIMES the longest the table lists."""
+        return bool(self.lengthened_from) and any(
+            c.seq_len > self.lengthened_from * MEASURABLE_TIMES for c in self.cells)
+
+    @property
     def extrapolated(self) -> bool:
-        return bool(self.beyond)
+        return bool(self.beyond) or self.too_long
 
 
 class Estimator:

@@ -58,6 +58,10 @@ class GroupFit:
     # The smallest and largest model fitted here (total parameters, billions): an estimate
     # outside them is an extrapolation the held-out check never measured.
     sizes: tuple[float, float] = (0.0, 0.0)
+    # What each doubling of the sequence length multiplies the training state by, fitted on the
+    # table's own steps between lengths (4K to 8K; 1K to 4K for one model): how a length past
+    # the table is estimated from its longest row. 1 where the table lists a single length.
+    per_doubling: float = 1.0
     validation: Tally = field(default_factory=Tally)
 
     @property

@@ -352,6 +352,14 @@ TEXT: dict[Language, dict[str, str]] = {
                                              "{given} is not, so {used} is used.",
         "estimate.heading": "Estimate, not the table's, for {model} ({size}B{active}, from "
                             "{source}):",
+        "estimate.heading_length": "Estimate, not the table's, for {model} at {asked} (the "
+                                   "table stops at {longest}):",
+        "estimate.growth": "Grown from the table's {longest} rows by what each doubling of the "
+                           "length adds on the table's own rows ({growth} per doubling); no "
+                           "held-out model measured this.",
+        "estimate.growth_one": "{framework} {strategy} ×{factor}",
+        "estimate.too_long": "{asked} is more than {times}× the longest length the table lists "
+                             "({longest}): an extrapolation, not a number to book a job on.",
         "estimate.active": ", {active}B active",
         "estimate.source.known-models": "the known-models data",
         "estimate.source.config": "its config.json",
@@ -382,6 +390,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.short.where": "{amount} ({where})",
         "estimate.short": "Estimate, not the table's: {amount}; on the table's own models held "
                           "out, exact for {exact}%, within ×2 for {within}%.",
+        "estimate.short_length": "Estimate, not the table's: {amount}, grown from the table's "
+                                 "{longest} rows{extrapolated}.",
+        "estimate.short_extrapolated": ", an extrapolation not to book a job on",
         "estimate.budget": "By estimate, not the table's: {verdict}.",
         "estimate.budget.fits": "{budget} is enough for {what}",
         "estimate.budget.short": "{budget} is not enough for {what} (about {need})",
@@ -718,6 +729,13 @@ TEXT: dict[Language, dict[str, str]] = {
         "note.plan_efficiency_out_of_range": "线性加速比应大于 0 且不超过 1（100%）；{given} 不在"
                                              "此范围内，因此按 {used} 计算。",
         "estimate.heading": "估算（不是表中数据）：{model}（{size}B{active}，来自{source}）：",
+        "estimate.heading_length": "估算（不是表中数据）：{model} 在 {asked}（表中最长只到 "
+                                   "{longest}）：",
+        "estimate.growth": "由表中 {longest} 的行，按表中自身各长度之间每翻一倍长度所增加的比例推算"
+                           "（每翻一倍：{growth}）；没有留出模型验证过。",
+        "estimate.growth_one": "{framework} {strategy} ×{factor}",
+        "estimate.too_long": "{asked} 超过表中最长长度（{longest}）的 {times} 倍：这是外推，"
+                             "不宜据此预订任务资源。",
         "estimate.active": "，激活 {active}B",
         "estimate.source.known-models": "已知模型数据",
         "estimate.source.config": "它的 config.json",
@@ -744,6 +762,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.short.where": "{amount}（{where}）",
         "estimate.short": "估算（不是表中数据）：{amount}；在表中自身模型上留出验证，完全一致 "
                           "{exact}%，2 倍以内 {within}%。",
+        "estimate.short_length": "估算（不是表中数据）：{amount}，由表中 {longest} 的行推算"
+                                 "{extrapolated}。",
+        "estimate.short_extrapolated": "，属外推，不宜据此预订资源",
         "estimate.budget": "按估算（不是表中数据）：{verdict}。",
         "estimate.budget.fits": "{budget}够{what}",
         "estimate.budget.short": "{budget}不够{what}（约需 {need}）",

@@ -61,8 +61,8 @@ from mincards.bot.replies.render_estimate import (
     budget_line,
     estimate_rows,
     heading,
+    record_line,
     uncovered_lines,
-    validation_line,
 )
 from mincards.bot.replies.render_notes import split_notes
 from mincards.bot.replies.render_plan import plan_lines
@@ -172,13 +172,14 @@ def _estimate(knowledge: Knowledge, answer: Answer, lim: SlackLimits) -> list[Bl
     judged = budget_line(knowledge, answer)
     if judged:
         lines.append(escape(judged))
-    small = [escape(validation_line(answer.estimate.validation, lang,
-                                   answer.estimate.nested))]
+    record = record_line(answer.estimate, lang)
+    small = [escape(record)] if record else []
     advice = (advice_line(knowledge, answer.estimate, lang)
               if answer.note("below_node") is None else None)
     if advice:
         small.append(escape(advice))
-    return [section("\n".join(lines), lim), context(small, lim)]
+    # A context block needs an element: a length grown past the table has no record to say.
+    return [section("\n".join(lines), lim), *([context(small, lim)] if small else [])]
 
 
 def _feedback(answer: Answer, lim: SlackLimits) -> Block:
@@ -367,6 +368,8 @@ class MessageBuilder:
         reasons = [*notes.warnings, *notes.info]
         if reasons:
             blocks.append(section(_bullets(reasons), lim))
+        # A length past the table: what the table stops at is said above, the estimate here.
+        blocks += _estimate(k, a, lim)
         options = _not_covered_options(k, a)
         if options:
             blocks.append(section(escape(t(self.lang, "blocks.try",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from mincards.bot.answering.answer import Answer
-from mincards.bot.estimating.estimate import Estimate, EstimateCell
+from mincards.bot.estimating.estimate import MEASURABLE_TIMES, Estimate, EstimateCell
 from mincards.bot.facts.calibration import Calibration, Tally
 from mincards.bot.facts.knowledge import Knowledge
 from mincards.bot.language import Language
@@ -30,6 +30,10 @@ def percent_up(share: float) -> int:
 
 def heading(estimate: Estimate, language: Language) -> str:
     shape = estimate.shape
+    if estimate.lengthened_from:
+        asked = max(c.seq_len for c in estimate.cells)
+        return t(language, "estimate.heading_length", model=shape.name,
+                 asked=seq_short(asked), longest=seq_short(estimate.lengthened_from))
     active = (t(language, "estimate.active", active=number(shape.active_b))
               if shape.active_b is not None and shape.moe else "")
     return t(language, "estimate.heading", model=shape.name, size=number(shape.params_b),
@@ -74,6 +78,19 @@ def uncovered_lines(knowledge: Knowledge, estimate: Estimate, language: Language
     outside every model it was fitted on."""
     lines = [t(language, "estimate.uncovered", framework=knowledge.framework_names.get(fw, fw),
                kind=t(language, f"estimate.kind.{kind}")) for fw, kind in estimate.uncovered]
+    if estimate.lengthened_from:
+        used = {(c.framework, c.strategy) for c in estimate.cells}
+        growth = t(language, "list_sep").join(
+            t(language, "estimate.growth_one", framework=knowledge.framework_names.get(fw, fw),
+              strategy=knowledge.strategy_label(strategy, language), factor=f"{factor:.2f}")
+            for fw, strategy, factor in estimate.growth if (fw, strategy) in used)
+        lines.append(t(language, "estimate.growth", longest=seq_short(estimate.lengthened_from),
+                       growth=growth))
+        if estimate.too_long:
+            lines.append(t(language, "estimate.too_long",
+                           asked=seq_short(max(c.seq_len for c in estimate.cells)),
+                           times=MEASURABLE_TIMES,
+                           longest=seq_short(estimate.lengthened_from)))
     beyond = estimate.beyond
     if beyond:
         size = estimate.shape.params_b
@@ -85,6 +102,14 @@ def uncovered_lines(knowledge: Knowledge, estimate: Estimate, language: Language
         lines.append(t(language, "estimate.extrapolated_up" if up
                        else "estimate.extrapolated_down", size=f"{number(size)}B", fits=fits))
     return lines
+
+
+def record_line(estimate: Estimate, language: Language) -> str | None:
+    """The method's held-out record, for an estimate from a shape; a length grown past the
+    table has none (no held-out model was ever asked at that length)."""
+    if estimate.lengthened_from:
+        return None
+    return validation_line(estimate.validation, language, estimate.nested)
 
 
 def validation_line(v: Tally, language: Language, nested: bool = False) -> str:
@@ -120,8 +145,8 @@ def budget_line(knowledge: Knowledge, answer: Answer) -> str | None:
     """A budget judged against the estimate, only ever said as "by estimate": which setups it
     holds, and which it does not with what they need."""
     estimate, room = answer.estimate, answer.room
-    if estimate is None or answer.budget is None or not room:
-        return None
+    if estimate is None or answer.budget is None or not room or estimate.too_long:
+        return None  # an extrapolation commits to no verdict
     lang = answer.language
     judged = [c for c in estimate.cells if c.flavour in room]
     if not judged:
@@ -172,7 +197,7 @@ def markdown_lines(knowledge: Knowledge, estimate: Estimate, language: Language)
                   str(c.seq_len), f"{knowledge.flavour_display(c.flavour)} ({c.unit})",
                   str(c.count), str(c.high)]) for c in estimate.cells]
     return [f"> {heading(estimate, language)}",
-            f"> {validation_line(estimate.validation, language, estimate.nested)}", "",
+            *[f"> {line}" for line in [record_line(estimate, language)] if line], "",
             line(head), "|" + "---|" * len(head), *rows]
 
 
@@ -185,6 +210,13 @@ def short_line(knowledge: Knowledge, estimate: Estimate, language: Language) -> 
         f"{knowledge.strategy_label(cell.strategy, language)} · {seq_short(cell.seq_len)}",
         knowledge.flavour_display(cell.flavour)])
     v = estimate.validation
+    if estimate.lengthened_from:
+        return t(language, "estimate.short_length",
+                 amount=t(language, "estimate.short.where", where=where,
+                          amount=cell_amount(knowledge, language, cell)),
+                 longest=seq_short(estimate.lengthened_from),
+                 extrapolated=t(language, "estimate.short_extrapolated")
+                 if estimate.too_long else "")
     return t(language, "estimate.short",
              amount=t(language, "estimate.short.where", where=where,
                       amount=cell_amount(knowledge, language, cell)),
@@ -201,7 +233,9 @@ def estimate_lines(knowledge: Knowledge, estimate: Estimate, language: Language,
     if budget:
         lines.append(budget)
     lines += uncovered_lines(knowledge, estimate, language)
-    lines.append(validation_line(estimate.validation, language, estimate.nested))
+    record = record_line(estimate, language)
+    if record:
+        lines.append(record)
     said = advice_line(knowledge, estimate, language) if advice else None
     if said:
         lines.append(said)
@@ -219,6 +253,9 @@ def estimate_json(estimate: Estimate) -> dict[str, object]:
             "uncovered": [{"framework": fw.replace("_", "-"), "kind": kind}
                           for fw, kind in estimate.uncovered],
             "extrapolated": estimate.extrapolated,
+            "lengthened_from": estimate.lengthened_from or None,
+            "growth_per_doubling": [{"framework": fw.replace("_", "-"), "strategy": s,
+                                     "factor": f} for fw, s, f in estimate.growth],
             "fitted_sizes_b": {fw.replace("_", "-"): [low, high]
                                for fw, low, high in estimate.fitted_sizes},
             "validation": {**_tally_json(estimate.validation), "nested": estimate.nested},
