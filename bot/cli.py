@@ -203,9 +203,9 @@ def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
     model that the table and the known-models data lack (as the Slack app adds it)."""
     from mincards.handlers.estimates import answered_with, fetched, hub_repo_asked
 
-    repo = hub_repo_asked(answer, question)
-    return answer if repo is None else answered_with(engine, answer, question, repo,
-                                                     fetched(repo))
+    ask = hub_repo_asked(answer, question)
+    return answer if ask is None else answered_with(engine, answer, question, ask.name,
+                                                    fetched(ask))
 
 
 def _estimate(args: argparse.Namespace) -> int:
@@ -274,6 +274,10 @@ def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None
     repo = repo_id(name)
     if repo is not None:
         return hub_shape(repo), ""
+    if answer.intent in ("not_found", "help"):  # the name is a model's: the Hub may know it
+        from mincards.handlers.hub_search import searched_shape
+
+        return searched_shape(name), ""
     if answer.intent == "ambiguous":
         raise MincardsError(lead(known, answer))
     raise MincardsError(f"no shape known for {name!r}: give its Hugging Face id or its "

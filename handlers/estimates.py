@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import dataclass
 
 from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.estimated import wants_shape
 from mincards.bot.estimating.shape import Shape
 from mincards.handlers.hub import HubError, hub_shape, repo_id
+from mincards.handlers.hub_search import name_query, searched_shape
 
 # How much of a question is looked at for a Hub id (a question is short; a pasted log is not
 # searched end to end).
@@ -38,16 +40,34 @@ def hub_repo(text: str) -> str | None:
     return None
 
 
-def hub_repo_asked(answer: Answer, text: str) -> str | None:
-    """The Hub model to read for this answer: one the question names, when the table and the
-    known-models data do not answer it."""
-    return hub_repo(text) if wants_shape(answer) else None
+@dataclass(frozen=True)
+class HubAsk:
+    """What to ask the Hub for an answer: a model's id, or a name to search for."""
+
+    name: str
+    search: bool = False
 
 
-def fetched(repo: str) -> Shape | HubError:
-    """The Hub's shape for `repo`, or why there is none (blocking: the Hub's deadline)."""
+def hub_repo_asked(answer: Answer, text: str) -> HubAsk | None:
+    """What to read from the Hub for this answer, when the table and the known-models data do
+    not answer it: the Hub id the question names, else the unknown name it asks about, to be
+    searched for (a bare size, a typo of nothing, a help question: nothing)."""
+    if not wants_shape(answer):
+        return None
+    repo = hub_repo(text)
+    if repo is not None:
+        return HubAsk(repo)
+    if answer.intent != "not_found" or not answer.asked:
+        return None
+    query = name_query(text, answer.asked)
+    return HubAsk(query, search=True) if query else None
+
+
+def fetched(ask: HubAsk) -> Shape | HubError:
+    """The Hub's shape for what is asked, or why there is none (blocking: the Hub's
+    deadline, once for a search and once for the config it finds)."""
     try:
-        return hub_shape(repo)
+        return searched_shape(ask.name) if ask.search else hub_shape(ask.name)
     except HubError as exc:
         return exc
 
@@ -61,10 +81,11 @@ def answered_with(engine: Engine, answer: Answer, text: str, repo: str,
 
 
 async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer:
-    """`answer`, with the estimate from the Hub when it asks about a Hub model the table does
-    not answer; else as it was. The fetch runs on a thread; reading and resolving again is the
-    work of any answer (well under a millisecond), in place as answers are."""
-    repo = hub_repo_asked(answer, text)
-    if repo is None:
+    """`answer`, with the estimate from the Hub when it asks about a model the table does not
+    answer (by its id, or by a name the Hub's search finds); else as it was. The fetch runs on
+    a thread; reading and resolving again is the work of any answer (well under a
+    millisecond), in place as answers are."""
+    ask = hub_repo_asked(answer, text)
+    if ask is None:
         return answer
-    return answered_with(engine, answer, text, repo, await asyncio.to_thread(fetched, repo))
+    return answered_with(engine, answer, text, ask.name, await asyncio.to_thread(fetched, ask))

@@ -46,6 +46,62 @@ class HubError(MincardsError):
     """Why the Hub gave no shape, in one line."""
 
 
+# MINCARDS_HUB=off (or false, 0, no): never ask the Hub; a name or an id it would have been
+# asked about is said as not looked up.
+SWITCH_ENV = "MINCARDS_HUB"
+_OFF = frozenset({"off", "false", "0", "no", "disabled"})
+
+
+def reach(timeout: float) -> None:
+    """Fail at once where the Hub cannot be reached (no name service, no route, a refused
+    port): huggingface_hub retries a connection error with backoff for some 24 s, which would
+    spend the whole deadline to say the same. HubError naming the host."""
+    import socket
+
+    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+    parts = urlsplit(endpoint if "://" in endpoint else "https://" + endpoint)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise HubError(f"HF_ENDPOINT is not an address ({endpoint[:80]})") from None
+    try:
+        with socket.create_connection((host, port), timeout=min(timeout, 5.0)):
+            pass
+    except OSError as exc:
+        raise HubError(f"cannot reach Hugging Face at {host} "
+                       f"({exc.strerror or type(exc).__name__}), so the name was not looked "
+                       "up") from None
+
+
+# A size written in a name ("70B", "1.5b"), not an active size ("A3B"), an expert count
+# ("8x7B") or a Gemma-3n effective size ("E4B").
+_NAMED_SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])", re.IGNORECASE)
+# How far a configuration's count may be from the size its name says before it is taken for
+# another model's configuration (names round: 8B is 8.03B, 7B is 7.6B, 30B is 30.5B).
+NAMED_SIZE_TOLERANCE = 1.6
+
+
+def check_named_size(name: str, shape: Shape) -> None:
+    """HubError when the name says a size the configuration is far from: a config that is
+    another model's (a mislabelled upload, a search that found the wrong model)."""
+    sizes = [float(m.group(1)) for m in _NAMED_SIZE.finditer(name)]
+    if not sizes or shape.params_b <= 0:
+        return
+    named = max(sizes)
+    if not 1 / NAMED_SIZE_TOLERANCE <= shape.params_b / named <= NAMED_SIZE_TOLERANCE:
+        raise HubError(f"{shape.name}'s configuration describes {shape.params_b:,.1f}B "
+                       f"parameters, not the {named:g}B its name says: it is not taken for "
+                       "that model")
+
+
+def hub_off_reason() -> str | None:
+    """Why the Hub is not asked here, or None when it may be."""
+    if os.environ.get(SWITCH_ENV, "").strip().lower() in _OFF:
+        return f"the Hugging Face Hub is off here ({SWITCH_ENV}=off), so the name was not looked up"
+    return None
+
+
 def repo_id(text: str) -> str | None:
     """The Hub model a name or link points at ('Qwen/Qwen2.5-7B', huggingface.co/Qwen/...,
     hf.co/...), or None: a dataset, a Space, a file, or not a Hub name at all."""
@@ -179,9 +235,13 @@ def configured_deadline() -> float:
 
 def hub_shape(repo: str, deadline: float | None = None) -> Shape:
     """The model's shape: kept from before, else fetched within `deadline` seconds."""
+    off = hub_off_reason()
+    if off:
+        raise HubError(off)
     deadline = deadline if deadline is not None else configured_deadline()
     kept = cached_shape(repo)
     if kept is not None:
+        check_named_size(repo, kept)
         return kept
     try:
         import huggingface_hub  # noqa: F401
@@ -192,6 +252,7 @@ def hub_shape(repo: str, deadline: float | None = None) -> Shape:
 
     def work() -> None:
         try:
+            reach(deadline)
             done.set_result(_fetch(repo, deadline))
         except BaseException as exc:  # every failure becomes one line below
             done.set_exception(exc)
@@ -206,5 +267,6 @@ def hub_shape(repo: str, deadline: float | None = None) -> Shape:
         log.debug("Hub fetch of %s failed", repo, exc_info=True)
         raise HubError(_explain(repo, exc, deadline)) from None
     _keep(repo, shape)
+    check_named_size(repo, shape)
     return shape
 

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from types import TracebackType
+from urllib.parse import parse_qs, urlsplit
 
 from mincards.playground.slack_stand_in import QuietServer
 
@@ -27,11 +28,16 @@ class HubModel:
     gated: bool = False
     slow: float = 0.0                 # seconds before each answer
     garbage: bool = False             # the API answers HTML
+    downloads: int = 0                # how the Hub's search orders it
 
 
 class FakeHub:
-    def __init__(self, models: dict[str, HubModel]) -> None:
+    def __init__(self, models: dict[str, HubModel], extra_ids: list[str] | None = None) -> None:
+        """`extra_ids`: more ids the search finds (no config behind them), as the real Hub
+        finds many copies and fine-tunes of a name."""
         self.models = models
+        self.extra_ids = extra_ids or []
+        self.searches: list[str] = []
         self.requests: list[str] = []
         hub = self
 
@@ -66,10 +72,28 @@ class FakeHub:
         if not head:
             h.wfile.write(body)
 
+    def search(self, h: BaseHTTPRequestHandler, head: bool) -> None:
+        """The Hub's model search: ids holding the words searched for (case aside), most
+        downloaded first, up to `limit`."""
+        query = parse_qs(urlsplit(h.path).query)
+        words = (query.get("search") or [""])[0].lower().split()
+        self.searches.append(" ".join(words))
+        limit = int((query.get("limit") or ["1000"])[0])
+        ranked = sorted(((m.downloads, repo) for repo, m in self.models.items()), reverse=True)
+        ids = [repo for _, repo in ranked] + self.extra_ids
+        found = [{"id": repo, "modelId": repo, "_id": str(i), "downloads":
+                  self.models[repo].downloads if repo in self.models else 0}
+                 for i, repo in enumerate(ids) if all(w in repo.lower() for w in words)]
+        self._send(h, 200, json.dumps(found[:limit]).encode(), head,
+                   {"Content-Type": "application/json"})
+
     def answer(self, h: BaseHTTPRequestHandler, head: bool) -> None:
         path = h.path.split("?", 1)[0]
         self.requests.append(f"{h.command} {path}")
         parts = [p for p in path.split("/") if p]
+        if parts == ["api", "models"]:
+            self.search(h, head)
+            return
         api = parts[:2] == ["api", "models"]
         repo = "/".join(parts[2:4] if api else parts[:2])
         model = self.models.get(repo)

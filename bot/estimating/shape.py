@@ -7,7 +7,7 @@ from typing import Literal
 
 from mincards.bot.facts.catalogue import ModelInfo
 
-Source = Literal["known-models", "config", "hub"]
+Source = Literal["known-models", "config", "hub", "hub-search"]
 # Sizes a model can be, in billions of parameters: outside them a shape is a mistake (a config
 # read wrongly, a typo), never something to estimate from.
 SMALLEST_B = 0.01

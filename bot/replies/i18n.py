@@ -364,6 +364,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.source.known-models": "the known-models data",
         "estimate.source.config": "its config.json",
         "estimate.source.hub": "its configuration on Hugging Face",
+        "estimate.source.hub-search": "its configuration on Hugging Face, found by searching "
+                                      "the Hub for the name: check it is the model you meant",
         "estimate.possibly": "{amount}, possibly {high}",
         "estimate.validation": "On the table's own models, held out one at a time, this method is "
                                "exact for {exact}% and within one step (×2) for {within}%.",
@@ -740,6 +742,7 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.source.known-models": "已知模型数据",
         "estimate.source.config": "它的 config.json",
         "estimate.source.hub": "它在 Hugging Face 上的配置",
+        "estimate.source.hub-search": "在 Hugging Face 上按名称搜索到的配置：请确认是你要的模型",
         "estimate.possibly": "{amount}，可能需要 {high}",
         "estimate.validation": "在表中自身的模型上逐个留出验证：此方法完全一致的占 {exact}%，"
                                "相差一档（2 倍）以内的占 {within}%。",
