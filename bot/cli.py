@@ -203,7 +203,7 @@ def _with_hub(engine: Engine, answer: Answer, question: str) -> Answer:
     model that the table and the known-models data lack (as the Slack app adds it)."""
     from mincards.handlers.estimates import answered_with, fetched, hub_repo_asked
 
-    ask = hub_repo_asked(answer, question)
+    ask = hub_repo_asked(answer, question, engine.knowledge.vocabulary.not_name_words())
     return answer if ask is None else answered_with(engine, answer, question, ask.name,
                                                     fetched(ask))
 

@@ -48,7 +48,8 @@ class HubAsk:
     search: bool = False
 
 
-def hub_repo_asked(answer: Answer, text: str) -> HubAsk | None:
+def hub_repo_asked(answer: Answer, text: str, not_names: frozenset[str] = frozenset()
+                   ) -> HubAsk | None:
     """What to read from the Hub for this answer, when the table and the known-models data do
     not answer it: the Hub id the question names, else the unknown name it asks about, to be
     searched for (a bare size, a typo of nothing, a help question: nothing)."""
@@ -59,7 +60,7 @@ def hub_repo_asked(answer: Answer, text: str) -> HubAsk | None:
         return HubAsk(repo)
     if answer.intent != "not_found" or not answer.asked:
         return None
-    query = name_query(text, answer.asked)
+    query = name_query(text, answer.asked, not_names)
     return HubAsk(query, search=True) if query else None
 
 
@@ -85,7 +86,7 @@ async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer
     answer (by its id, or by a name the Hub's search finds); else as it was. The fetch runs on
     a thread; reading and resolving again is the work of any answer (well under a
     millisecond), in place as answers are."""
-    ask = hub_repo_asked(answer, text)
+    ask = hub_repo_asked(answer, text, engine.knowledge.vocabulary.not_name_words())
     if ask is None:
         return answer
     return answered_with(engine, answer, text, ask.name, await asyncio.to_thread(fetched, ask))

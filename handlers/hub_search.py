@@ -56,20 +56,29 @@ def _parts(text: str) -> list[str]:
     return [p.lower() for p in _PARTS.findall(text)]
 
 
-def name_query(question: str, asked: str) -> str | None:
+def name_query(question: str, asked: str, not_names: frozenset[str] = frozenset()
+               ) -> str | None:
     """The name to search for: the question's own words for the name it asked (`asked`, as the
-    reader took it), with the size and version words that follow it; None when there is no
-    name worth a search (a bare size, a single letter)."""
+    reader took it), with the size and version words that follow it. Where the reader kept
+    only a size ("quokka 3 24b" read as 24b), the word before it and the versions between are
+    the name, unless that word is one of `not_names` ("for 24b"). None when there is no name
+    worth a search."""
     first = next(iter(_parts(asked)), "")
-    if not first or first[0].isdigit() or len(first) < 2:
+    if not first or len(first) < 2:
         return None
-    words = question[:2_000].split()
+    words = [w.strip(".,;:!?()\"'“”") for w in question[:2_000].split()]
     start = next((i for i, w in enumerate(words) if first in w.lower()), None)
     if start is None:
         return None
-    taken = [words[start].strip(".,;:!?()\"'“”")]
+    if first[0].isdigit():  # a bare size: the name is the word before it, if there is one
+        start -= 1
+        while start >= 0 and words[start][:1].isdigit():
+            start -= 1
+        if start < 0 or not words[start].isascii() or not words[start][:1].isalpha() or (
+                len(words[start]) < 3 or words[start].lower() in not_names):
+            return None
+    taken = [words[start]]
     for word in words[start + 1:]:
-        word = word.strip(".,;:!?()\"'“”")
         # A version or a size continues the name ("olmo 3 32b"); a length or a count does not.
         if not word or not word[0].isdigit() or _NOT_NAME.match(word):
             break

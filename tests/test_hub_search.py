@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from mincards.bot.facts.knowledge import default_data_dir, load_knowledge
 from mincards.handlers.hub_search import SEARCH_LIMIT, name_query, pick
 from tests.fake_hub import FakeHub, HubModel
 
@@ -49,10 +50,13 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
     ("Hermes-5-24B full 8k", "hermes", "Hermes-5-24B"),
     ("how many cards for frob 7b at 8k on 16 cards", "frob-7b", "frob 7b"),
     ("how many cards for 24b", "24b", None),            # a bare size is no name
+    ("quokka 3 24b 做 LoRA 要几张卡？", "24b", "quokka 3 24b"),  # the word the reader dropped
+    ("lora 24b", "24b", None),
 ])
 def test_the_name_searched_for_is_the_question_s_own(question: str, asked: str,
                                                      query: str | None) -> None:
-    assert name_query(question, asked) == query
+    words = load_knowledge(default_data_dir()).vocabulary.not_name_words()
+    assert name_query(question, asked, words) == query
 
 
 def test_one_family_reads_its_most_downloaded_and_several_are_asked() -> None:

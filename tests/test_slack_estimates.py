@@ -24,7 +24,9 @@ MISTRAL = (CONFIGS / "mistralai--Mistral-Small-24B-Instruct-2501.json").read_tex
 @pytest.fixture(scope="module")
 def hub() -> Iterator[FakeHub]:
     with FakeHub({"acme/ReasonerX-24B": HubModel(MISTRAL.encode(), total=23_572_403_200),
-                  "slow/model-7b": HubModel(MISTRAL.encode(), slow=30.0)}) as running:
+                  "slow/model-7b": HubModel(MISTRAL.encode(), slow=30.0),
+                  "acme/Quokka-3-24B-Instruct": HubModel(MISTRAL.encode(),
+                                                         total=23_572_403_200)}) as running:
         yield running
 
 
@@ -51,6 +53,17 @@ def test_a_hub_model_is_estimated_in_the_reply(slack: SlackSender, emulator: Sla
     assert "from its configuration on Hugging Face" in shown
     assert "possibly" in shown and "each held out of the choice of terms and the fit" in shown
     assert any("acme/ReasonerX-24B" in r for r in hub.requests)
+
+
+def test_a_name_only_the_hub_knows_is_searched_and_its_id_named(
+        slack: SlackSender, emulator: SlackEmulator, hub: FakeHub) -> None:
+    response = slack.event(mention("quokka 3 24b 做 LoRA 要几张卡？"))
+    assert response.status == 200
+    (call,) = emulator.wait_for("chat.postMessage", timeout=20)
+    assert_valid_message(call.params)
+    shown = seen(call.params)
+    assert "acme/Quokka-3-24B-Instruct" in shown and "按名称搜索到的配置" in shown
+    assert "quokka 3 24b" in hub.searches
 
 
 def test_a_pasted_config_is_estimated(slack: SlackSender, emulator: SlackEmulator) -> None:

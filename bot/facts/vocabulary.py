@@ -291,6 +291,18 @@ class Vocabulary:
     sequence: Sequence
     intents: Intents
     clauses: Clauses = field(default_factory=Clauses)
+    # Words that are never a model's name, around a size a question gives ("for 24b"): what a
+    # name the reader could not place is searched for on the Hub without.
+    not_names: Names = field(default_factory=lambda: Names(names=()))
+
+    def not_name_words(self) -> frozenset[str]:
+        """not_names, and every strategy's and framework's words."""
+        words = set(self.not_names.names)
+        for strategy in self.strategies.values():
+            words.update(strategy.words)
+        for framework in self.frameworks.values():
+            words.update(framework.words)
+        return frozenset(w.lower() for w in words)
 
     def __post_init__(self) -> None:
         for section in ("strategies", "frameworks", "flavours"):
