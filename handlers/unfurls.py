@@ -14,12 +14,14 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from mincards.bot.answering.answer import Answer
 from mincards.bot.answering.preferences import Preferences
 from mincards.bot.facts.links import model_sites
 from mincards.bot.reading.model_links import ModelLink, read_link
 from mincards.bot.replies.render_unfurl import UNFURL_ASK_ACTION, unfurl_card
 from mincards.bot.replies.render_views import ask_modal
 from mincards.handlers import metrics
+from mincards.handlers.estimates import with_hub_estimate
 from mincards.handlers.services import Services
 
 EVENTS = ("link_shared",)
@@ -60,10 +62,10 @@ def register(app: AsyncApp, services: Services) -> None:
     engine = services.engine
     knowledge = engine.knowledge
 
-    def card_for(link: ModelLink, asked: Preferences) -> dict[str, Any] | None:
+    def answer_for(link: ModelLink, asked: Preferences) -> Answer:
         answer = engine.recall(link.name, None, asked)
         metrics.answer(answer.intent)
-        return unfurl_card(knowledge, answer, link)
+        return answer
 
     @app.event("link_shared")
     @services.inflight.track
@@ -82,7 +84,11 @@ def register(app: AsyncApp, services: Services) -> None:
         asked = Preferences(language=language)
         cards: dict[str, Any] = {}
         for link in links:
-            card = await services.answering.run(partial(card_for, link, asked), link.name)
+            answer = await services.answering.run(partial(answer_for, link, asked), link.name)
+            # A Hub model neither the table nor the known-models data has: its estimate from
+            # the Hub (on a thread, bounded by the Hub's deadline), as a mention gets.
+            answer = await with_hub_estimate(engine, answer, link.name)
+            card = unfurl_card(knowledge, answer, link)
             if card is not None:
                 cards[link.url] = card
         if not cards:

@@ -102,8 +102,27 @@ def test_a_card_for_what_the_table_answers(engine: Engine, url: str, says: str) 
     assert says in text and engine.knowledge.table.source.date_text() in text
     (button,) = card["blocks"][-1]["elements"]
     assert button["action_id"] == UNFURL_ASK_ACTION
-    # The card never carries the estimator's numbers, only the table's sentence.
-    assert "estimate" not in text.lower()
+    # The table's sentence first; the estimator's numbers only for a model the table lacks
+    # (issue 38: a link to any model gets its estimate), labelled, after it.
+    answer = engine.ask(link.name)
+    if answer.intent == "not_found" and answer.estimate is not None:
+        assert text.index(says) < text.index("Estimate, not the table's")
+    else:
+        assert "estimate" not in text.lower()
+
+
+@pytest.mark.parametrize("url", ["https://huggingface.co/moonshotai/Kimi-K2-Instruct",
+                                 "https://huggingface.co/openai/gpt-oss-120b",
+                                 "https://huggingface.co/zai-org/GLM-4.6"])
+def test_a_link_to_a_model_newer_than_the_page_gets_its_estimate_card(
+        engine: Engine, url: str) -> None:
+    link = read_link(url, model_sites())
+    assert link is not None
+    answer = engine.ask(link.name)
+    card = unfurl_card(engine.knowledge, answer, link)
+    assert card is not None and answer.estimate is not None
+    assert_valid_message({"blocks": card["blocks"], "text": "x"})
+    assert "Estimate, not the table's" in str(card["blocks"])
 
 
 @pytest.mark.parametrize("url", ["https://huggingface.co/google/bert-base-uncased",

@@ -12,6 +12,7 @@ from mincards.bot.reading.model_links import ModelLink
 from mincards.bot.replies.blocks import actions, button, context, section
 from mincards.bot.replies.i18n import t
 from mincards.bot.replies.lead import MRKDWN, lead
+from mincards.bot.replies.render_estimate import short_line
 from mincards.bot.replies.slack_limits import limits
 from mincards.bot.replies.slack_text import escape
 
@@ -27,11 +28,13 @@ def table_model(answer: Answer) -> str | None:
 def answers_link(answer: Answer) -> bool:
     """Whether the table says something definite about the linked model: its entries, a
     same-architecture stand-in's, or the table's models either side of its size. A "which
-    one?", a name the table cannot place, an estimate alone: no card (silence, not noise)."""
+    one?" or a name the table cannot place with no estimate: no card (silence, not noise); a
+    model only the estimate speaks for gets its estimate, labelled."""
     if answer.intent in ("lookup", "plan"):
         return bool(answer.models)
     return answer.intent == "not_found" and (answer.stand_in is not None
-                                             or answer.bracket is not None)
+                                             or answer.bracket is not None
+                                             or answer.estimate is not None)
 
 
 def unfurl_card(knowledge: Knowledge, answer: Answer, link: ModelLink) -> dict[str, Any] | None:
@@ -41,7 +44,12 @@ def unfurl_card(knowledge: Knowledge, answer: Answer, link: ModelLink) -> dict[s
     lim = limits()
     lang = answer.language
     said = t(lang, "unfurl.source", site=link.site, date=knowledge.table.source.date_text())
-    blocks = [section(lead(knowledge, answer, MRKDWN), lim), context([escape(said)], lim)]
+    blocks = [section(lead(knowledge, answer, MRKDWN), lim)]
+    estimated = (short_line(knowledge, answer.estimate, lang)
+                 if answer.estimate is not None and answer.intent == "not_found" else None)
+    if estimated:  # after the table's words, never as them
+        blocks.append(section(escape(estimated), lim))
+    blocks.append(context([escape(said)], lim))
     # The form opens with the table's model picked (none for a bracket: the person picks).
     blocks.append(actions([button(t(lang, "unfurl.ask"), UNFURL_ASK_ACTION,
                                   table_model(answer) or "-", lim)], lim))

@@ -26,7 +26,7 @@ def output_names(knowledge: Knowledge) -> tuple[str, ...]:
     """Every output the step can give, as the manifest declares them."""
     per_flavour = [f"{fl}_{what}" for fl in knowledge.table.flavours
                    for what in ("fewest", "nodes")]
-    return ("lead", *per_flavour, "verdict", "table_date")
+    return ("lead", *per_flavour, "verdict", "table_date", "estimated")
 
 
 def step_result(knowledge: Knowledge, answer: Answer, budget_given: bool) -> StepResult:
@@ -37,14 +37,39 @@ def step_result(knowledge: Knowledge, answer: Answer, budget_given: bool) -> Ste
     shown = said if answer.shown() is answer else render_json(knowledge, answer.shown())
     best = shown.get("best")
     if answer.shown().intent not in ("lookup", "plan") or not isinstance(best, dict) or not best:
+        estimated = _estimated(knowledge, answer, lead)
+        if estimated is not None:
+            return estimated
         return StepResult(error=lead or "The table has no count for this question.")
-    outputs: dict[str, Any] = {"lead": lead, "table_date": knowledge.table.source.date_text()}
+    outputs: dict[str, Any] = {"lead": lead, "table_date": knowledge.table.source.date_text(),
+                               "estimated": False}
     for flavour, cell in best.items():
         if isinstance(cell, dict) and isinstance(cell.get("count"), int):
             outputs[f"{flavour}_fewest"] = cell["count"]
             outputs[f"{flavour}_nodes"] = cell.get("nodes")
     if budget_given and isinstance(shown.get("verdict"), str):
         outputs["verdict"] = _verdict(knowledge, shown)
+    return StepResult(outputs=outputs)
+
+
+def _estimated(knowledge: Knowledge, answer: Answer, lead: str) -> StepResult | None:
+    """Where the table has no count but mincards estimates one (a model or a length the table
+    lacks): the estimate's fewest per flavour, said as estimated, and the lead sentence with the
+    estimate's own label. An extrapolation is no count to put in a workflow: none."""
+    estimate = answer.estimate
+    if estimate is None or not estimate.cells or estimate.extrapolated:
+        return None
+    from mincards.bot.replies.render_estimate import short_line
+
+    said = short_line(knowledge, estimate, answer.language) or ""
+    outputs: dict[str, Any] = {"lead": f"{lead} {said}".strip(),
+                               "table_date": knowledge.table.source.date_text(),
+                               "estimated": True}
+    for flavour in knowledge.table.flavours:
+        counts = [c.count for c in estimate.cells if c.flavour == flavour]
+        if counts:
+            outputs[f"{flavour}_fewest"] = min(counts)
+            outputs[f"{flavour}_nodes"] = knowledge.hardware.flavours[flavour].nodes(min(counts))
     return StepResult(outputs=outputs)
 
 
