@@ -14,6 +14,9 @@ import logging
 import os
 import shutil
 import signal
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -131,9 +134,17 @@ def _socket(settings: Settings, engine: Engine) -> int:
     return 0
 
 
+# auth.test at start: tried this many times, each bounded by the Web API timeout (plus a
+# little for the thread), so that a start that cannot reach Slack ends in well under a minute.
+TOKEN_CHECK_ATTEMPTS = 3
+
+
 def check_token(settings: Settings) -> None:
     """Ask Slack once, before anything listens, whether it takes the bot token (with OAuth,
-    each workspace's token is checked as it installs)."""
+    each workspace's token is checked as it installs). A call that is not answered in time is
+    asked again on a fresh connection: in CI a start-up call sat on its connection past the
+    client's socket timeout (ci86, ci103: the response's headers read, its body never, no call
+    seen by the Slack stand-in), and a start must end, one way or the other, in seconds."""
     if settings.slack_bot_token is None:
         return
     from slack_sdk import WebClient
@@ -141,19 +152,39 @@ def check_token(settings: Settings) -> None:
 
     from mincards.handlers.replies import TIMEOUT_SECONDS
 
-    client = WebClient(token=settings.slack_bot_token.get_secret_value(),
-                       base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS)
-    try:
-        identity = client.auth_test()
-    except SlackApiError as exc:
-        raise SettingsError(f"Slack refused SLACK_BOT_TOKEN: {exc.response.get('error')}") from None
-    except OSError as exc:
-        raise SettingsError(f"cannot reach Slack at SLACK_API_URL "
-                            f"({settings.slack_api_url}): {exc}") from None
-    log.info("connected to Slack as %s in team %s", identity.get("user"), identity.get("team"))
-    from mincards.handlers.identity import remember
+    token = settings.slack_bot_token.get_secret_value()
+    problem = "no answer"
+    for attempt in range(1, TOKEN_CHECK_ATTEMPTS + 1):
+        client = WebClient(token=token, base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS)
+        done: Future[Any] = Future()
 
-    remember(identity)  # the workers forked after this need not ask again
+        def ask(client: WebClient = client, done: Future[Any] = done) -> None:
+            try:
+                done.set_result(client.auth_test())
+            except BaseException as exc:  # said below, in one line
+                done.set_exception(exc)
+
+        # A daemon thread: a call stuck on its socket cannot keep the process from exiting.
+        threading.Thread(target=ask, name="mincards-auth-test", daemon=True).start()
+        try:
+            identity = done.result(timeout=TIMEOUT_SECONDS + 5)
+        except SlackApiError as exc:
+            raise SettingsError(
+                f"Slack refused SLACK_BOT_TOKEN: {exc.response.get('error')}") from None
+        except (OSError, FutureTimeout) as exc:
+            problem = (f"no answer within {TIMEOUT_SECONDS + 5:g} s"
+                       if isinstance(exc, FutureTimeout) else str(exc) or type(exc).__name__)
+            log.warning("auth.test at %s, attempt %d of %d: %s", settings.slack_api_url,
+                        attempt, TOKEN_CHECK_ATTEMPTS, problem)
+            continue
+        log.info("connected to Slack as %s in team %s", identity.get("user"),
+                 identity.get("team"))
+        from mincards.handlers.identity import remember
+
+        remember(identity)  # the workers forked after this need not ask again
+        return
+    raise SettingsError(f"cannot reach Slack at SLACK_API_URL ({settings.slack_api_url}): "
+                        f"{problem}")
 
 
 def check_redis(settings: Settings) -> None:

@@ -182,3 +182,64 @@ def test_unreachable_slack_stops_start_up_with_a_clear_message(tmp_path: Path) -
     assert result.returncode == 2
     assert "cannot reach Slack at SLACK_API_URL" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_auth_test_stuck_on_its_connection_is_asked_again(tmp_path: Path) -> None:
+    """As in CI (ci86, ci103): the start-up auth.test's response headers came and its body
+    never did. The bot asks again on a fresh connection and starts, instead of waiting on the
+    first for ever."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    held: list[socket.socket] = []
+    answer = json.dumps({"ok": True, "url": "https://t.slack.com/", "team": "T", "user": "bot",
+                         "team_id": "T1", "user_id": "U1", "bot_id": "B1"}).encode()
+
+    def serve() -> None:
+        for attempt in range(2):
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.recv(65536)
+            if attempt == 0:  # headers and a part of the body, then nothing
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 500\r\n\r\n{\"ok\":")
+                held.append(conn)
+                continue
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: " + str(len(answer)).encode() + b"\r\n\r\n" + answer)
+            held.append(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_API_URL": f"http://127.0.0.1:{port}/api/", "HOST": "127.0.0.1",
+                "PORT": str(free_port()), "XDG_STATE_HOME": str(tmp_path / "state")})
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([str(MINCARDS), "serve"], env=env, cwd=tmp_path,
+                                   stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90  # the first attempt's bound, then a start
+        while time.monotonic() < deadline and process.poll() is None:
+            text = log.read_text(encoding="utf-8", errors="replace")
+            if "connected to Slack as bot" in text:
+                break
+            time.sleep(0.2)
+        text = log.read_text(encoding="utf-8", errors="replace")
+        assert "connected to Slack as bot" in text, text[-3000:]
+        assert "attempt 1 of 3" in text and "Traceback" not in text
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        server.close()
+        for conn in held:
+            conn.close()
