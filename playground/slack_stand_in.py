@@ -73,6 +73,42 @@ class _BurstServer(QuietServer):
     request_queue_size = 1024
 
 
+class Timeline:
+    """Connections to the stand-in and what became of them, newest last (bounded)."""
+
+    KEEP = 200
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._events: list[tuple[float, str, str]] = []
+        self._start = time.monotonic()
+
+    def _add(self, who: Any, what: str) -> None:
+        with self._lock:
+            self._events.append((time.monotonic() - self._start, f"{who[1]}", what))
+            del self._events[:-self.KEEP]
+
+    def opened(self, who: Any) -> Any:
+        self._add(who, "opened")
+        return who
+
+    def request(self, who: Any, line: bytes) -> None:
+        self._add(who, "request " + line[:60].decode("latin-1", "replace").strip())
+
+    def answered(self, who: Any) -> None:
+        self._add(who, "answered")
+
+    def closed(self, who: Any) -> None:
+        self._add(who, "closed")
+
+    def report(self, last: int = 40) -> str:
+        """The stand-in's last connection events: seconds since it started, client port."""
+        with self._lock:
+            shown = self._events[-last:]
+        return "the stand-in's last connection events: " + "; ".join(
+            f"{at:.2f}s :{port} {what}" for at, port, what in shown)
+
+
 class SlackEmulator:
     """`latency`: seconds every Web API call and response URL post waits before it is answered,
     as real Slack takes 0.1-1 s (and sometimes much longer)."""
@@ -98,6 +134,10 @@ class SlackEmulator:
         self.files: dict[str, bytes] = {}
         # Workflow steps completed (functions.completeSuccess/Error): Slack takes one each.
         self.completed_functions: set[str] = set()
+        # Each connection's course (opened, each request line, answered, closed): said when a
+        # wait on the stand-in fails, so a call that never came can be told from one that
+        # came and was not answered.
+        self.timeline = Timeline()
         self._ts = itertools.count(1)
         self.http = _BurstServer(("127.0.0.1", 0), self._handler())
         self.ws_connections: list[ServerConnection] = []
@@ -161,7 +201,7 @@ class SlackEmulator:
                 return found
             time.sleep(0.02)
         raise AssertionError(f"expected {count} {method} call(s), got {len(self.of(method))}: "
-                             f"{[c.method for c in self.calls]}")
+                             f"{[c.method for c in self.calls][-20:]}; {self.timeline.report()}")
 
     def replies(self) -> list[Call]:
         """Every call that shows something to a person."""
@@ -273,13 +313,26 @@ class SlackEmulator:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # A response is written as headers, then body: with Nagle's algorithm the body
+            # waits for the client to acknowledge the headers (its delayed ACK). Slack's own
+            # servers do not make a client wait so; nor does the stand-in.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:
                 pass
 
             def handle(self) -> None:
-                with contextlib.suppress(OSError):  # a client that went away mid-request
-                    super().handle()
+                seen = emulator.timeline.opened(self.client_address)
+                try:
+                    with contextlib.suppress(OSError):  # a client that went away mid-request
+                        super().handle()
+                finally:
+                    emulator.timeline.closed(seen)
+
+            def parse_request(self) -> bool:
+                emulator.timeline.request(self.client_address,
+                                          getattr(self, "raw_requestline", b""))
+                return super().parse_request()
 
             def do_GET(self) -> None:
                 if self.path.startswith("/files-pri/"):
@@ -375,6 +428,7 @@ class SlackEmulator:
                 except OSError:
                     return  # the caller hung up (a bot killed mid-call): not answered
                 call.answered = True
+                emulator.timeline.answered(self.client_address)
 
         return Handler
 
@@ -419,8 +473,11 @@ class SlackEmulator:
         return [c for c in self.replies() if self.channel_of(c) == channel]
 
     def wait_for_channel(self, channel: str, timeout: float = 10.0) -> list[Call]:
-        return wait_until(lambda: self.to_channel(channel), timeout,
-                          f"no reply in {channel}")
+        try:
+            return wait_until(lambda: self.to_channel(channel), timeout,
+                              f"no reply in {channel}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; {self.timeline.report()}") from None
 
     def wait_for_socket(self, timeout: float = 15.0) -> ServerConnection:
         return wait_until(lambda: self.ws_connections[-1] if self.ws_connections else None,

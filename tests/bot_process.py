@@ -163,7 +163,8 @@ def running_bot(emulator: SlackEmulator, workdir: Path, *, socket_mode: bool = F
                 process.wait(timeout=10)
             emulated = [c.method for c in emulator.calls][-5:]
             raise AssertionError(f"bot did not come up (the Slack stand-in's last calls: "
-                                 f"{emulated}; the kernel: {kernel}):\n{bot.log_text()}")
+                                 f"{emulated}; {emulator.timeline.report()}; the kernel: "
+                                 f"{kernel}):\n{bot.log_text()}")
         yield bot
     finally:
         with contextlib.suppress(ProcessLookupError):
