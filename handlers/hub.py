@@ -17,9 +17,7 @@ import logging
 import os
 import re
 import tempfile
-import threading
 import time
-from concurrent.futures import Future
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -27,6 +25,7 @@ from mincards.bot.errors import MincardsError
 from mincards.bot.estimating.hf_config import MAX_BYTES, parse_config
 from mincards.bot.estimating.shape import Shape, ShapeError
 from mincards.bot.facts.checked_cache import cache_dir
+from mincards.handlers.bounded import within
 
 log = logging.getLogger(__name__)
 DEADLINE_SECONDS = 15.0
@@ -248,19 +247,12 @@ def hub_shape(repo: str, deadline: float | None = None) -> Shape:
     except ImportError:
         raise HubError("reading Hugging Face needs huggingface_hub: pip install "
                        "'mincards[hub]'") from None
-    done: Future[Shape] = Future()
+    def work() -> Shape:
+        reach(deadline)
+        return _fetch(repo, deadline)
 
-    def work() -> None:
-        try:
-            reach(deadline)
-            done.set_result(_fetch(repo, deadline))
-        except BaseException as exc:  # every failure becomes one line below
-            done.set_exception(exc)
-
-    # A daemon thread: a Hub that never answers cannot keep the process from exiting.
-    threading.Thread(target=work, name="mincards-hub", daemon=True).start()
     try:
-        shape = done.result(timeout=deadline)
+        shape = within(work, deadline, "mincards-hub")
     except TimeoutError:
         raise HubError(_too_slow(repo, deadline)) from None
     except Exception as exc:

@@ -12,14 +12,13 @@ import logging
 import os
 import re
 import tempfile
-import threading
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 from mincards.bot.estimating.shape import Shape
 from mincards.bot.facts.checked_cache import cache_dir
+from mincards.handlers.bounded import within
 from mincards.handlers.hub import (
     KEEP_SECONDS,
     HubError,
@@ -175,18 +174,12 @@ def search_ids(query: str, deadline: float | None = None) -> list[str]:
     if kept is not None:
         return kept
     deadline = deadline if deadline is not None else configured_deadline()
-    done: Future[list[str]] = Future()
+    def work() -> list[str]:
+        reach(deadline)
+        return _search(query)
 
-    def work() -> None:
-        try:
-            reach(deadline)
-            done.set_result(_search(query))
-        except BaseException as exc:  # every failure becomes one line below
-            done.set_exception(exc)
-
-    threading.Thread(target=work, name="mincards-hub-search", daemon=True).start()
     try:
-        ids = done.result(timeout=deadline)
+        ids = within(work, deadline, "mincards-hub-search")
     except TimeoutError:
         raise HubError(f"Hugging Face did not answer a search for “{query}” within "
                        f"{deadline:g} s") from None

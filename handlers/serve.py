@@ -14,8 +14,6 @@ import logging
 import os
 import shutil
 import signal
-import threading
-from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +21,7 @@ from typing import IO, Any
 
 from mincards.bot.answering.engine import Engine
 from mincards.bot.errors import MincardsError
+from mincards.handlers.bounded import within
 from mincards.handlers.inflight import DRAIN_SECONDS
 from mincards.handlers.logs import configure_logging
 from mincards.handlers.settings import Settings, SettingsError, export_process_env, load_settings
@@ -156,18 +155,8 @@ def check_token(settings: Settings) -> None:
     problem = "no answer"
     for attempt in range(1, TOKEN_CHECK_ATTEMPTS + 1):
         client = WebClient(token=token, base_url=settings.slack_api_url, timeout=TIMEOUT_SECONDS)
-        done: Future[Any] = Future()
-
-        def ask(client: WebClient = client, done: Future[Any] = done) -> None:
-            try:
-                done.set_result(client.auth_test())
-            except BaseException as exc:  # said below, in one line
-                done.set_exception(exc)
-
-        # A daemon thread: a call stuck on its socket cannot keep the process from exiting.
-        threading.Thread(target=ask, name="mincards-auth-test", daemon=True).start()
         try:
-            identity = done.result(timeout=TIMEOUT_SECONDS + 5)
+            identity = within(client.auth_test, TIMEOUT_SECONDS + 5, "mincards-auth-test")
         except SlackApiError as exc:
             raise SettingsError(
                 f"Slack refused SLACK_BOT_TOKEN: {exc.response.get('error')}") from None
