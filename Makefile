@@ -44,24 +44,24 @@ lint: setup
 # The tests start a real redis-server; install Debian's when it is missing and we can.
 redis:
 	@command -v redis-server >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
-	  { apt-get install -y -qq redis-server >/dev/null 2>&1 || \
-	    { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }; }; } || \
+	  { apt-get -o DPkg::Lock::Timeout=600 install -y -qq redis-server >/dev/null 2>&1 || \
+	    { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq redis-server >/dev/null; }; }; } || \
 	  echo "redis-server is missing: install it (apt-get install redis-server) for the tests"
 
 # One test draws every reply in a real headless Chromium at phone width; install Debian's.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { command -v apt-get >/dev/null 2>&1 && \
-	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
-	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; }; } || \
+	  { apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null; }; }; } || \
 	  echo "chromium is missing: install it (apt-get install chromium) for the tests"
 
 # The database tests start a real PostgreSQL server; install Debian's when it is missing.
 postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 	  { command -v apt-get >/dev/null 2>&1 && \
-	  { apt-get install -y -qq postgresql >/dev/null 2>&1 || \
-	    { apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; }; }; } || \
+	  { apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >/dev/null 2>&1 || \
+	    { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >/dev/null; }; }; } || \
 	  echo "postgresql is missing: install it (apt-get install postgresql) for the tests"
 
 test: lint redis browser postgres

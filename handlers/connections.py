@@ -116,8 +116,13 @@ def _request_in_kernel(handler: Any) -> bool:
 
 
 def _has_headers(handler: Any) -> bool:
-    """Whether a request's headers have arrived whole on this connection (its body may not)."""
-    return bool(getattr(handler, "_messages", None)) or bool(
+    """Whether a request's headers have arrived whole on this connection (its body may not).
+    aiohttp counts each request its parser reads: between taking a request off its queue and
+    starting its task (a turn of the loop on Python < 3.12) the queue is empty and no request
+    is in progress, and only the count says it came (ci201: a Slack event closed unanswered
+    by the header deadline on a starved loop)."""
+    return bool(getattr(handler, "_request_count", 0)) or bool(
+        getattr(handler, "_messages", None)) or bool(
         getattr(handler, "_request_in_progress", False))
 
 
@@ -134,6 +139,9 @@ class Room:
         self._answering: set[Any] = set()
         # Connections that have not yet sent a request's headers whole, with their deadline.
         self._deadlines: dict[Any, asyncio.TimerHandle] = {}
+        # aiohttp's count of requests read on a connection when its last response was sent: a
+        # higher count now is a request read and not yet answered.
+        self._served: dict[Any, int] = {}
 
     def __len__(self) -> int:
         return len(self._waiting) + len(self._answering)
@@ -154,6 +162,12 @@ class Room:
         self._deadlines.pop(handler, None)
         if handler in self._answering or _has_headers(handler):
             return
+        if _holds_whole_request(handler) or _request_in_kernel(handler):
+            # Sent whole in time, not yet read: a loop starved on a busy machine may reach the
+            # deadline's timer before the connection's bytes.
+            self.answering(handler)
+            metrics.connection("spared")
+            return
         self.closed(handler)
         metrics.connection("header_timeout")
         self.notices.note("header_timeout", "closed a connection that sent no request within "
@@ -165,7 +179,8 @@ class Room:
         for waiting in list(self._waiting):
             if waiting is newcomer:
                 continue
-            if _holds_whole_request(waiting) or _request_in_kernel(waiting):
+            if (self._unanswered(waiting) or _holds_whole_request(waiting)
+                    or _request_in_kernel(waiting)):
                 self.answering(waiting)  # arrived whole, not yet read: set apart now
                 metrics.connection("spared")
                 continue
@@ -185,6 +200,15 @@ class Room:
         else:
             victim.force_close()
 
+    def _unanswered(self, handler: Any) -> bool:
+        """Whether a request aiohttp read on this connection is between its queue and its task
+        (taken off the one, the other not yet started: for a turn of the loop on Python < 3.12
+        nothing else shows it). Once its task runs, a request not yet whole (a slow body) is
+        closable again."""
+        return (int(getattr(handler, "_request_count", 0)) > self._served.get(handler, 0)
+                and not getattr(handler, "_request_in_progress", False)
+                and getattr(handler, "_current_request", None) is None)
+
     def started(self, handler: Any) -> None:
         """A request's headers arrived whole on this connection: its header deadline is met
         (its body, if any, has its own)."""
@@ -203,8 +227,11 @@ class Room:
         if handler in self._answering:
             self._answering.discard(handler)
             self._waiting[handler] = time.monotonic()
+        if handler in self._waiting:  # not when it was closed before its response went
+            self._served[handler] = int(getattr(handler, "_request_count", 0))
 
     def closed(self, handler: Any) -> None:
+        self._served.pop(handler, None)
         self._waiting.pop(handler, None)
         self._answering.discard(handler)
         deadline = self._deadlines.pop(handler, None)
