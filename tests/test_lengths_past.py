@@ -101,3 +101,19 @@ def test_a_model_past_the_fitted_sizes_says_it_is_an_extrapolation(engine: Engin
     within, payload, _ = ask(engine, "phi-4 lora")
     assert within.estimate is not None and not within.estimate.extrapolated
     assert payload["estimate"]["validation"]["nested"] is True
+
+
+def test_the_estimate_past_the_table_reads_the_same_in_every_process(tmp_path: Any) -> None:
+    # The strategies were once gathered in a set: their order (and the reply's lines) changed
+    # with each process's string hashing.
+    import os
+    import subprocess
+
+    from tests.bot_process import MINCARDS
+
+    replies = {subprocess.run(
+        [str(MINCARDS), "ask", "Llama 3.1 8B 32k"], capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONHASHSEED": str(seed), "MINCARDS_HUB": "off"}).stdout
+        for seed in (1, 2, 3, 4, 5, 6)}
+    assert len(replies) == 1
+    assert "full-parameter · 32K" in next(iter(replies))

@@ -173,7 +173,7 @@ def test_a_quantized_copy_is_the_table_model_said_to_be_one(engine: Engine, name
 
 @pytest.mark.parametrize("name", ["Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b-chat",
                                   "google/gemma-3-27b-it", "meta-llama/Llama-3.1-8B-hf",
-                                  "Qwen/Qwen3-30B-A3B-Instruct-2507", "qwen2.5-72b-base"])
+                                  "Qwen/Qwen3-30B-A3B", "qwen2.5-72b-base"])
 def test_naming_variants_are_the_model_with_no_stand_in(engine: Engine, name: str) -> None:
     payload = ask(engine, name)
     assert payload["intent"] == "lookup" and "stand_in" not in payload
@@ -264,3 +264,29 @@ def test_bracket_lines_in_slack_show_both_neighbours_unbolded(engine: Engine) ->
 def test_a_bracket_in_chinese(engine: Engine) -> None:
     payload = ask(engine, "Gemma-3-12B 全参 需要几张卡")
     assert "之间" in payload["lead"] and "不是它的表项" in payload["lead"]
+
+
+# --- dated re-releases: their own models, said so ------------------------------------------------
+
+@pytest.mark.parametrize(("name", "display", "model"), [
+    ("Qwen/Qwen3-4B-Instruct-2507", "Qwen3-4B-2507", "qwen3-4b"),
+    ("qwen3 4b thinking 2507", "Qwen3-4B-2507", "qwen3-4b"),
+    ("Qwen3-30B-A3B-Thinking-2507", "Qwen3-30B-A3B-2507", "qwen3_moe-30B_A3B"),
+    ("Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen3-235B-A22B-2507", "qwen3_moe-235B_A22B"),
+    ("deepseek-ai/DeepSeek-R1-0528", "DeepSeek-R1-0528", "DeepSeek-V3/R1"),
+    ("deepseek-v3-0324", "DeepSeek-V3-0324", "DeepSeek-V3/R1"),
+])
+def test_a_dated_re_release_the_data_knows_is_a_stand_in(engine: Engine, name: str,
+                                                         display: str, model: str) -> None:
+    payload = ask(engine, f"{name} lora")
+    assert payload["intent"] == "not_found" and payload["models"] == []
+    assert (payload["stand_in"]["asked"], payload["stand_in"]["model"]) == (display, model)
+    assert payload["stand_in"]["relation"] == "same_architecture"
+    assert payload["lead"].startswith(f"{display} is not in the table")
+
+
+@pytest.mark.parametrize("name", ["Qwen3-4B", "qwen3-4b-instruct", "Qwen3-4B-Instruct-2601",
+                                  "DeepSeek-R1", "Qwen3-30B-A3B-Instruct"])
+def test_the_same_name_without_that_date_is_the_table_model(engine: Engine, name: str) -> None:
+    payload = ask(engine, f"{name} lora")
+    assert payload["intent"] == "lookup" and "stand_in" not in payload, payload["intent"]

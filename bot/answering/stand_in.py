@@ -75,12 +75,29 @@ class NameIndex(Generic[N]):
         for item in self._items:
             for name in (item.display, *item.names):
                 named = [m for m in self._read(name) if m.named]
-                if len(named) == 1:
+                if len(named) == 1 and not named[0].release:
                     out.setdefault(signature(named[0]), item)
         return out
 
+    @cached_property
+    def _by_release(self) -> dict[tuple[Signature, str], N]:
+        """Items named with a dated release (Qwen3-4B-Instruct-2507): that release only."""
+        out: dict[tuple[Signature, str], N] = {}
+        for item in self._items:
+            for name in (item.display, *item.names):
+                named = [m for m in self._read(name) if m.named]
+                if len(named) == 1 and named[0].release:
+                    out.setdefault((signature(named[0]), named[0].release), item)
+        return out
+
     def find(self, mention: Mention) -> N | None:
-        return self._by_signature.get(signature(mention))
+        return self.find_release(mention) or self._by_signature.get(signature(mention))
+
+    def find_release(self, mention: Mention) -> N | None:
+        """The item for this very dated release, if the data names it."""
+        if not mention.release:
+            return None
+        return self._by_release.get((signature(mention), mention.release))
 
     def __len__(self) -> int:
         return len(self._by_signature)

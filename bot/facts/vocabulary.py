@@ -296,12 +296,22 @@ class Vocabulary:
     not_names: Names = field(default_factory=lambda: Names(names=()))
 
     def not_name_words(self) -> frozenset[str]:
-        """not_names, and every strategy's and framework's words."""
+        """not_names, and every word another section gives a meaning (strategies, frameworks,
+        flavours, hardware, budgets, prices, intents): none of them names a model."""
         words = set(self.not_names.names)
         for strategy in self.strategies.values():
             words.update(strategy.words)
-        for framework in self.frameworks.values():
-            words.update(framework.words)
+        for key, framework in self.frameworks.items():
+            words.update((key, *framework.words))
+        for key, flavour in self.flavours.items():
+            words.update((key, *flavour))
+        words.update(self.flavour_short.before)
+        words.update((*self.other_hardware.names, *self.other_hardware.generic))
+        b = self.budget
+        words.update((*b.card, *b.die, *b.node, *b.ascend))
+        words.update(self.prices.words)
+        i = self.intents
+        words.update((*i.list, *i.help, *i.capacity, *i.largest, *i.minimum))
         return frozenset(w.lower() for w in words)
 
     def __post_init__(self) -> None:

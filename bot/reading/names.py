@@ -51,6 +51,9 @@ class Mention:
     words: list[str] = field(default_factory=list)
     # Quantization words and tags (awq, q4_k_m): a smaller copy of the model named, not another.
     quantized: list[str] = field(default_factory=list)
+    # A dated release of the same name (Qwen3-4B-Instruct-2507's 2507): the model itself unless
+    # the data knows that release as a model of its own (stand_ins.toml).
+    release: str | None = None
 
     @property
     def named(self) -> bool:
@@ -141,6 +144,8 @@ class NameReader:
             for alias in info.aliases:
                 self._aliases[self._alias_key(alias)] = info.key
         self._joining = frozenset(v.joining)
+        # Words a question uses around a size it gives ("cards for 24b"): never a model's name.
+        self._not_names = vocabulary.not_name_words() | self._known_words
         # Remembered per word: a question repeats its words, and a long message of one word
         # repeated must not cost a fuzzy search (or an alias lookup) per repeat.
         self.family_of = functools.lru_cache(maxsize=_MAX_REMEMBERED_WORDS)(self._family_of_word)
@@ -264,7 +269,8 @@ class NameReader:
             return True  # Mixtral-8x7B-v0.1: a release of the same weights
         if _VERSION.match(part):
             if _DATE.match(part) and (mention.size or mention.versions):
-                return True  # -2507, -0414: a dated release of the same model
+                mention.release = mention.release or part  # -2507, -0414: a dated release
+                return True
             if mention.size is None and (not mention.versions or part.startswith(("v", "r"))):
                 mention.versions.add(normalize_version(part))
                 return True
@@ -300,11 +306,20 @@ class NameReader:
         mentions: list[Mention] = []
         current: Mention | None = None
         loose: list[Mention] = []
+        # A word the reader could not place and the bare versions after it ("quokka 3"): the
+        # name of a size that follows ("quokka 3 24b" is a model the table lacks, never "24b").
+        unplaced: list[str] = []
         for index, parts in enumerate(token_parts):
             if index and current is not None:
                 current.quantized += token_tags[index - 1]
             if current is None and tokens[index].isdigit():
+                if unplaced and not normalize_size(tokens[index]):
+                    unplaced.append(tokens[index])
                 continue  # a plain number with no name before it names nothing (no alias is one)
+            if current is None and unplaced and len(parts) == 1 and _VERSION.match(parts[0]) and (
+                    not normalize_size(parts[0])):
+                unplaced.append(parts[0])
+                continue
             alias = self._alias(tokens[index])
             if alias:
                 current = Mention.naming(self.catalogue[alias], [tokens[index]])
@@ -371,11 +386,31 @@ class NameReader:
             current = None
             found = self._loose(parts)
             if found:
-                loose.append(found)
+                loose.append(self._named(unplaced, found) if unplaced else found)
+                unplaced = []
+            else:
+                unplaced = [parts[0]] if len(parts) == 1 and self._unplaced(parts[0]) else []
         if token_tags and current is not None:
             current.quantized += token_tags[-1]
         self._place_loose(mentions, loose)
         return mentions
+
+    def _unplaced(self, word: str) -> bool:
+        """A word that may be a model's name the vocabulary does not know: letters only, not a
+        word of a question's own (for, cards, lora, 训练), not one the vocabulary gives a
+        meaning."""
+        return (len(word) >= 3 and word.isascii() and word.isalpha()
+                and word not in self._not_names)
+
+    @staticmethod
+    def _named(unplaced: list[str], found: Mention) -> Mention:
+        """A bare size (or active size) with the unplaced word before it as its name."""
+        if found.other_family or not (found.size or found.active):
+            return found
+        word, *versions = unplaced
+        return Mention(other_family=word, versions={normalize_version(v) for v in versions},
+                       size=found.size, active=found.active,
+                       words=[word, *versions, *found.words])
 
     def _model_like(self, part: str) -> bool:
         return bool(normalize_size(part) or _ACTIVE.match(part) or _VERSION.match(part)
