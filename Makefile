@@ -15,10 +15,10 @@ $(STAMP): pyproject.toml
 # Bytecode compiled as pip compiles a wheel's: an editable install has none, and
 # PYTHONDONTWRITEBYTECODE (set on some machines) keeps Python from writing it itself.
 setup: $(STAMP)
-	@$(BIN)/python -m compileall -q bot handlers playground mincards >/dev/null
+	@$(BIN)/python -m compileall -q bot handlers playground src >/dev/null
 	@# The installed layout for mypy (pyproject.toml's package-dir, as links under build/).
 	@mkdir -p build/typecheck/mincards && \
-	  for f in __init__.py __main__.py; do ln -sfn ../../../mincards/$$f build/typecheck/mincards/$$f; done && \
+	  for f in __init__.py __main__.py; do ln -sfn ../../../src/mincards/$$f build/typecheck/mincards/$$f; done && \
 	  for d in bot handlers playground data; do ln -sfn ../../../$$d build/typecheck/mincards/$$d; done
 
 demo: setup

@@ -35,7 +35,7 @@ ALLOWED: dict[str, set[str]] = {
             "playground"},
     # Slack's side, played locally: it starts the app as a process and reads only the facts.
     "playground": {"facts"},
-    "package": {"cli"},  # mincards/__init__.py and __main__.py
+    "package": {"cli"},  # src/mincards/__init__.py and __main__.py
 }
 STAGES = ("facts", "reading", "estimating", "answering", "replies", "importing")
 SLACK = ("slack_bolt", "slack_sdk", "aiohttp", "gunicorn", "redis")
@@ -43,7 +43,7 @@ BARE = ("bot", "handlers", "mincards_data", "playground")
 
 
 # Where each installed name's files live in the repository (pyproject.toml's package-dir).
-FOLDERS = {"mincards": ROOT / "mincards", "mincards.bot": ROOT / "bot",
+FOLDERS = {"mincards": ROOT / "src" / "mincards", "mincards.bot": ROOT / "bot",
            "mincards.handlers": ROOT / "handlers", "mincards.playground": ROOT / "playground",
            "mincards.data": ROOT / "data"}
 
@@ -60,13 +60,21 @@ def modules() -> dict[str, Path]:
     return found
 
 
+def test_no_folder_at_the_root_shadows_the_installed_package() -> None:
+    """Whatever runs with the checkout's root first on sys.path (`python -m mincards` there,
+    Slack CLI's start hook running app.py) must import the installed `mincards`."""
+    assert not (ROOT / "mincards").exists()
+    assert not (ROOT / "mincards.py").exists()
+
+
 def test_the_package_maps_the_folders_without_links() -> None:
     """pyproject.toml maps the top-level folders into `mincards`; the tree holds no links."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for name, folder in FOLDERS.items():
-        assert f'"{name}" = "{folder.name}"' in text
+        assert f'"{name}" = "{folder.relative_to(ROOT).as_posix()}"' in text
     links = [p for folder in FOLDERS.values() for p in folder.rglob("*") if p.is_symlink()]
-    assert links == [] and not any(p.is_symlink() for p in (ROOT / "mincards").iterdir())
+    assert links == [] and not any(
+        p.is_symlink() for p in FOLDERS["mincards"].iterdir())
 
 
 def imported(path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
@@ -157,8 +165,9 @@ def test_no_module_imports_itself_round_a_cycle() -> None:
 
 
 def python_files() -> Iterator[Path]:
-    for folder in ("bot", "handlers", "playground", "mincards", "tests", "tools", "bench"):
+    for folder in ("bot", "handlers", "playground", "src", "tests", "tools", "bench"):
         yield from (ROOT / folder).rglob("*.py")
+    yield ROOT / "app.py"
 
 
 def test_nothing_imports_the_bare_folder_names() -> None:

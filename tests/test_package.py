@@ -35,7 +35,10 @@ def installed_names(python: Path, cwd: Path) -> tuple[set[str], set[str]]:
             {p.name for p in site.iterdir()})
 
 
-def asks_from(python: Path, mincards: Path, elsewhere: Path) -> dict[str, Any]:
+def asks_from(python: Path, mincards: Path, elsewhere: Path, *, at_root: bool = False
+              ) -> dict[str, Any]:
+    """`at_root`: run from the checkout's root, whose bot/ and handlers/ folders a bare import
+    finds (and refuses with one line, test_layout's business)."""
     asked = run(mincards, "ask", "--json", "qwen 2.5 72b lora 8k", cwd=elsewhere)
     assert asked.returncode == 0, asked.stderr
     answer: dict[str, Any] = json.loads(asked.stdout)
@@ -43,7 +46,7 @@ def asks_from(python: Path, mincards: Path, elsewhere: Path) -> dict[str, Any]:
                     cwd=elsewhere)
     assert by_module.returncode == 0, by_module.stderr
     assert json.loads(by_module.stdout) == answer
-    for name in BARE:
+    for name in () if at_root else BARE:
         bare = run(python, "-c", f"import {name}", cwd=elsewhere)
         assert f"No module named '{name}'" in bare.stderr
     return answer
@@ -75,6 +78,10 @@ def test_a_wheel_installs_one_name_and_answers_from_another_folder(tmp_path: Pat
     mincards = env_dir / "bin" / "mincards"
     answer = asks_from(python, mincards, elsewhere)
     assert answer["models"] == ["qwen2.5-72b"]
+    # From the checkout's root, where `python -m` puts the root first on sys.path (as Slack
+    # CLI's start hook does): a top-level mincards/ folder there shadowed the installed package
+    # ("No module named 'mincards.bot'").
+    assert asks_from(python, mincards, source, at_root=True) == answer
     assert answer["rows"][0]["mindspeed_llm"] == {"snt9b": 16, "snt9b23": 16}
     # The installed package's own data is read, and never written.
     imported = run(mincards, "import-table",
@@ -88,3 +95,4 @@ def test_a_wheel_installs_one_name_and_answers_from_another_folder(tmp_path: Pat
     assert editable.returncode == 0, editable.stderr
     assert not BARE & installed_names(python, tmp_path)[1]
     assert asks_from(python, mincards, elsewhere) == answer
+    assert asks_from(python, mincards, source, at_root=True) == answer
