@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -71,6 +72,74 @@ class _BurstServer(QuietServer):
     waited on SYN retransmits (1 s, 3 s, ...)."""
 
     request_queue_size = 1024
+    timeline: Timeline | None = None
+
+    def get_request(self) -> tuple[Any, Any]:
+        request, address = super().get_request()
+        if self.timeline is not None:
+            self.timeline.accepted(address)
+        return request, address
+
+
+class KernelWatch:
+    """What the kernel holds for the stand-in's port, read from /proc/net/tcp a few times a
+    second: connections waiting to be accepted, bytes a connection has not read, bytes a client
+    has not had acknowledged. Anything held a second or more goes into the timeline, so a call
+    that never came shows where it stopped (ci106, ci203: one call unanswered 10 s, the stand-in
+    with no request line for it). Linux only; elsewhere it records nothing."""
+
+    PERIOD = 0.25
+    HELD = 1.0
+    TABLE = "/proc/net/tcp"
+
+    def __init__(self, port: int, timeline: Timeline) -> None:
+        self.port = port
+        self.timeline = timeline
+        self._since: dict[str, float] = {}  # what is held -> since when
+        self._said: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        if Path(self.TABLE).exists():
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.PERIOD):
+            try:
+                held = self._held()
+            except (OSError, ValueError):
+                return
+            now = time.monotonic()
+            for what in list(self._since):
+                if what not in held:
+                    del self._since[what]
+                    self._said.discard(what)
+            for what in held:
+                since = self._since.setdefault(what, now)
+                if now - since >= self.HELD and what not in self._said:
+                    self._said.add(what)
+                    self.timeline.kernel(what)
+
+    def _held(self) -> set[str]:
+        found = set()
+        with Path(self.TABLE).open(encoding="ascii") as table:
+            next(table, None)
+            for line in table:
+                fields = line.split()
+                local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+                tx, rx = (int(q, 16) for q in queues.split(":"))
+                lport, rport = int(local.split(":")[1], 16), int(remote.split(":")[1], 16)
+                if lport == self.port and state == "0A" and rx:
+                    found.add(f"kernel: {rx} connection(s) waiting to be accepted")
+                elif lport == self.port and rx:
+                    found.add(f"kernel: :{rport} has {rx} bytes the stand-in has not read")
+                elif rport == self.port and tx:
+                    found.add(f"kernel: client :{lport} has {tx} bytes not acknowledged")
+        return found
 
 
 class Timeline:
@@ -86,6 +155,14 @@ class Timeline:
     def _add(self, who: Any, what: str) -> None:
         with self._lock:
             self._events.append((time.monotonic() - self._start, f"{who[1]}", what))
+            del self._events[:-self.KEEP]
+
+    def accepted(self, who: Any) -> None:
+        self._add(who, "accepted")
+
+    def kernel(self, what: str) -> None:
+        with self._lock:
+            self._events.append((time.monotonic() - self._start, "-", what))
             del self._events[:-self.KEEP]
 
     def opened(self, who: Any) -> Any:
@@ -140,6 +217,8 @@ class SlackEmulator:
         self.timeline = Timeline()
         self._ts = itertools.count(1)
         self.http = _BurstServer(("127.0.0.1", 0), self._handler())
+        self.http.timeline = self.timeline
+        self.kernel_watch = KernelWatch(self.http.server_address[1], self.timeline)
         self.ws_connections: list[ServerConnection] = []
         self.ws_acks: dict[str, dict[str, Any]] = {}
         self.close_new_sockets = False
@@ -152,9 +231,11 @@ class SlackEmulator:
     def __enter__(self) -> SlackEmulator:
         for t in self.threads:
             t.start()
+        self.kernel_watch.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.kernel_watch.stop()
         self.http.shutdown()
         self.http.server_close()
         self.ws.shutdown()
