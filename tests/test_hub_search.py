@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from mincards.handlers.hub_search import SEARCH_LIMIT, name_query, pick
 from tests.fake_hub import FakeHub, HubModel
 
 ROOT = Path(__file__).resolve().parent.parent
-MINCARDS = ROOT / ".venv" / "bin" / "mincards"
+MINCARDS = Path(sys.executable).with_name("mincards")  # the venv running the tests
 CONFIG = (ROOT / "tests" / "configs" / "mistralai--Mistral-Small-24B-Instruct-2501.json"
           ).read_bytes()
 COPIES = [f"someone{i}/Olmo-3-24B-Think-copy-{i}" for i in range(300)]
