@@ -7,6 +7,7 @@ L = "lookup"
 CASES = [
  # Hugging Face ids, links and Ollama tags
  ("Qwen/Qwen2-VL-7B-Instruct lora", L, "qwen2vl-7b", "lora", None),
+ ("Qwen/Qwen3-30B-A3B-Instruct full 4k", L, "qwen3_moe-30B_A3B", "full", 4096),
  ("https://huggingface.co/Qwen/Qwen2.5-72B-Instruct full 8k", L, "qwen2.5-72b", "full", 8192),
  ("<https://huggingface.co/google/gemma-3-27b-it|huggingface.co/google/gemma-3-27b-it> lora",
   L, "gemma3-27b", "lora", None),
@@ -15,7 +16,7 @@ CASES = [
  ("mistralai/Mixtral-8x7B-Instruct-v0.1", L, "mixtral-8x7b", None, None),
  ("deepseek-ai/DeepSeek-V3 lora", L, "DeepSeek-V3/R1", "lora", None),
  ("OpenGVLab/InternVL2_5-38B full 8k", L, "internvl2.5-38b", "full", 8192),
- ("Qwen/Qwen3-30B-A3B-Instruct-2507 full 4k", L, "qwen3_moe-30B_A3B", "full", 4096),
+ ("Qwen/Qwen3-30B-A3B-Instruct-2507 full 4k", "not_found"),  # a stand-in: a re-release
  ("Qwen/Qwen3-235B-A22B lora", L, "qwen3_moe-235B_A22B", "lora", None),
  ("meta-llama/Llama-3.2-3B-Instruct full", L, "llama3.2-3b", "full", None),
  ("meta-llama/Llama-3.1-8B lora 8192", L, "llama3.1-8b", "lora", 8192),
@@ -125,13 +126,13 @@ CASES = [
  ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "not_found"),
  ("qwen2-57b-a14b lora", "not_found"),
  ("QwQ-32B lora", "not_found"),
- ("deepseek-r1-0528 lora", L, "DeepSeek-V3/R1", "lora", None),
+ ("deepseek-r1-0528 lora", "not_found"),  # a stand-in: a re-release
  # quantized copies: the table model, trained at full precision (a stand_in says so)
  ("qwen2.5-72b-instruct-awq lora", L, "qwen2.5-72b", "lora", None),
  ("llama-3.1-8b-instruct-q4_k_m", L, "llama3.1-8b", None, None),
  ("unsloth/Qwen2.5-7B-Instruct-bnb-4bit full 8k", L, "qwen2.5-7b", "full", 8192),
  ("DeepSeek-V3-Base full 4096", L, "DeepSeek-V3/R1", "full", 4096),
- ("Qwen3-30B-A3B-Thinking-2507 lora", L, "qwen3_moe-30B_A3B", "lora", None),
+ ("Qwen3-30B-A3B-Thinking-2507 lora", "not_found"),  # a stand-in: a re-release
  ("7B qwen2.5 full", L, "qwen2.5-7b", "full", None),
  ("qwen2.5 32b lora 4000", L, "qwen2.5-32b", "lora", 4096),
  ("Qwen2-VL-72B full 512", L, "qwen2vl-72b", "full", 1024),
