@@ -2,15 +2,36 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: postgres setup demo playground test slow lint redis browser bench startup load clean
+.PHONY: postgres setup demo playground test slow lint redis browser bench startup load clean \
+	constraints floors
 
-$(STAMP): pyproject.toml
+# The versions the suite last passed with (constraints.txt), never whatever is newest today.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
+
+# Renew constraints.txt: the newest versions pyproject.toml allows, in a fresh venv, kept only
+# when the whole suite passes with them.
+constraints: redis browser postgres
+	rm -rf build/newest && $(PYTHON) -m venv build/newest
+	build/newest/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	build/newest/bin/python -m pytest
+	{ sed -n '1,2p' constraints.txt; build/newest/bin/pip freeze --exclude-editable \
+	  --disable-pip-version-check | grep -v '^mincards'; } > build/constraints.txt
+	mv build/constraints.txt constraints.txt
+	@echo "constraints.txt renewed: review git diff constraints.txt, then make setup"
+
+# The floors: the oldest versions pyproject.toml allows (tools/floors.py), in a venv of their
+# own, and the whole suite. A floor that fails is raised in pyproject.toml.
+floors: redis browser postgres
+	mkdir -p build && $(PYTHON) tools/floors.py > build/floors.txt
+	rm -rf build/floors && $(PYTHON) -m venv build/floors
+	build/floors/bin/pip install --quiet --disable-pip-version-check -c build/floors.txt -e '.[dev]'
+	build/floors/bin/python -m pytest
 
 # Bytecode compiled as pip compiles a wheel's: an editable install has none, and
 # PYTHONDONTWRITEBYTECODE (set on some machines) keeps Python from writing it itself.
