@@ -197,6 +197,46 @@ def export_process_env(env_file: str | None = ".env") -> list[str]:
     return exported
 
 
+# A secret read from a file (NAME_FILE, as Docker's and Kubernetes' mounted secrets are given,
+# /run/secrets/...) is one line or a few: a bigger file is a wrong path.
+SECRET_FILE_BYTES = 64 * 1024
+
+
+def secret_names() -> tuple[str, ...]:
+    """The settings that hold secrets (tokens, secrets, URLs with passwords)."""
+    return tuple(field.alias for field in Settings.model_fields.values()
+                 if field.alias and "SecretStr" in str(field.annotation))
+
+
+def secrets_from_files(values: Mapping[str, str]) -> dict[str, str]:
+    """Each secret NAME whose NAME_FILE is set, read from that file (its content stripped);
+    NAME and NAME_FILE both set is refused, as is a file that cannot be read. An error names
+    the variable and the path, never what the file holds."""
+    read: dict[str, str] = {}
+    for name in secret_names():
+        path = values.get(f"{name}_FILE")
+        if not path:
+            continue
+        if values.get(name):
+            raise SettingsError(f"{name} and {name}_FILE are both set: set one")
+        file = Path(path).expanduser()
+        try:
+            if not file.is_file():
+                raise SettingsError(f"{name}_FILE: {path} is not a file")
+            if file.stat().st_size > SECRET_FILE_BYTES:
+                raise SettingsError(f"{name}_FILE: {path} is over {SECRET_FILE_BYTES // 1024} KB: "
+                                    "not a secret's file")
+            text = file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise SettingsError(f"{name}_FILE: cannot read {path} ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise SettingsError(f"{name}_FILE: {path} is not UTF-8 text") from None
+        if not text:
+            raise SettingsError(f"{name}_FILE: {path} is empty")
+        read[name] = text
+    return read
+
+
 def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None = ".env"
                   ) -> Settings:
     """Settings from a .env file overlaid by the environment; blank values count as unset."""
@@ -211,6 +251,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: str | None
     values.update(os.environ if environ is None else environ)
     # Whitespace pasted around a value (a signing secret with a trailing space) is never meant.
     values = {k: v.strip() for k, v in values.items() if v.strip()}
+    values.update(secrets_from_files(values))
     try:
         settings = Settings.model_validate(values)
     except ValidationError as exc:
