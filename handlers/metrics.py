@@ -74,6 +74,8 @@ def _instruments() -> dict[str, Any]:
         "surfaces": Counter("mincards_surface_results", "What the newer surfaces did, by "
                             "surface (unfurl, assistant, workflow_step) and result",
                             ("surface", "result")),
+        "ready": Counter("mincards_readiness_checks", "Readiness checks (/readyz) of each "
+                         "dependency, by result (ok, down)", ("dependency", "result")),
         "database_errors": Counter("mincards_database_errors", "Database calls that failed or "
                                    "timed out (the defaults answered), by operation",
                                    ("operation",)),
@@ -107,6 +109,10 @@ def answer(intent: str) -> None:
 
 def slack_call(method: str, outcome: str) -> None:
     _METRICS.get("slack").labels(method, outcome).inc()
+
+
+def ready(dependency: str, ok: bool) -> None:
+    _METRICS.get("ready").labels(dependency, "ok" if ok else "down").inc()
 
 
 def redis_fallback() -> None:

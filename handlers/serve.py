@@ -119,13 +119,41 @@ async def _socket_mode(settings: Settings, engine: Engine) -> None:
         loop.add_signal_handler(sig, stopping, sig.name)
     await handler.connect_async()
     log.info("Socket Mode: connected")
+    probes = await _probes(settings, services, handler) if settings.health_port else None
     await stop.wait()
     log.info("stopping on %s: no new events; finishing %d acknowledged",
              received[0] if received else "a signal", len(services.inflight))
+    if probes is not None:
+        await probes.cleanup()
     # Closing the connection first: Slack sends new events to another open connection.
     await handler.close_async()
     await services.inflight.drain()
     await services.close()
+
+
+async def _probes(settings: Settings, services: Any, handler: Any) -> Any:
+    """Socket Mode's /healthz and /readyz on HEALTH_PORT (a platform's probes)."""
+    from aiohttp import web
+
+    from mincards.handlers.readiness import readiness, report
+    from mincards.handlers.web import HEALTH_PATH, READY_PATH
+
+    async def health(_: web.Request) -> web.Response:
+        return web.Response(text="ok\n")
+
+    async def ready(_: web.Request) -> web.Response:
+        status, body = report(await readiness(services, handler))
+        return web.Response(status=status, text=body + "\n")
+
+    app = web.Application()
+    app.router.add_get(HEALTH_PATH, health)
+    app.router.add_get(READY_PATH, ready)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, settings.host, settings.health_port).start()
+    log.info("probes on %s:%s (GET %s, %s)", settings.host, settings.health_port, HEALTH_PATH,
+             READY_PATH)
+    return runner
 
 
 def _socket(settings: Settings, engine: Engine) -> int:

@@ -73,6 +73,9 @@ class Settings(BaseModel):
     # /metrics (Prometheus) on a listener of its own, never on the port Slack reaches.
     metrics_port: int | None = Field(default=None, ge=1, le=65535, alias="METRICS_PORT")
     metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
+    # Socket Mode listens for nothing of Slack's: /healthz and /readyz for a platform's probes
+    # on this port (on HOST), when set.
+    health_port: int | None = Field(default=None, ge=1, le=65535, alias="HEALTH_PORT")
     # Preferences (and, later, installations): postgresql+asyncpg://... for several processes
     # or machines; unset: a SQLite file under $XDG_STATE_HOME/mincards.
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")

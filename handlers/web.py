@@ -31,6 +31,7 @@ from mincards.handlers.services import Services
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+READY_PATH = "/readyz"
 # Slack's own payloads stay far below this; anything larger is not from Slack.
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DRAIN_BYTES = 16 * 1024 * 1024
@@ -296,6 +297,11 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     async def health(_: web.Request) -> web.Response:
         return _plain(200, "ok")
 
+    async def ready(_: web.Request) -> web.Response:
+        from mincards.handlers.readiness import readiness, report
+
+        return _plain(*report(await readiness(services)))
+
     async def not_allowed(_: web.Request) -> web.Response:
         return _plain(405, "POST only")
 
@@ -319,6 +325,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     app.router.add_post(EVENTS_PATH, events)
     app.router.add_route("*", EVENTS_PATH, not_allowed)
     app.router.add_get(HEALTH_PATH, health)
+    app.router.add_get(READY_PATH, ready)
     app.router.add_get("/slack/install", oauth)
     app.router.add_get("/slack/oauth_redirect", oauth)
     # On SIGTERM the sites stop taking connections first; then replies already acknowledged
