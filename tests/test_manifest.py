@@ -122,3 +122,13 @@ def test_the_workflow_step_is_declared_with_every_output(mode: str) -> None:
     step = manifest["functions"][STEP_CALLBACK_ID]
     assert step["input_parameters"]["model"]["is_required"] is True
     assert set(step["output_parameters"]) == set(output_names(knowledge()))
+
+
+def test_the_oauth_manifest_rotates_tokens_and_the_single_token_one_does_not() -> None:
+    # The app refreshes rotating tokens (handlers/installs.py); a pasted single token cannot be.
+    import json
+
+    http = json.loads(MANIFESTS["http"].read_text(encoding="utf-8"))
+    socket = json.loads(MANIFESTS["socket"].read_text(encoding="utf-8"))
+    assert http["settings"]["token_rotation_enabled"] is True
+    assert socket["settings"]["token_rotation_enabled"] is False
