@@ -127,8 +127,9 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     gc.freeze()
     app.use(observe_middleware(time_acks=socket))
     app.use(dedupe_middleware(state))
-    services = Services(engine, Conversations(engine, state, Answering()), inflight or InFlight(),
-                        session, response_urls=ResponseUrls.for_api(settings.slack_api_url),
+    services = Services(engine, Conversations(engine, state, Answering()),
+                        inflight or InFlight(settings.drain_seconds), session,
+                        response_urls=ResponseUrls.for_api(settings.slack_api_url),
                         preferences=store)
     for surface in SURFACES:
         surface.register(app, services)

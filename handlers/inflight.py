@@ -19,13 +19,16 @@ from mincards.handlers import metrics
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
-# How long a shutdown waits for acknowledged replies (under gunicorn's graceful timeout).
-DRAIN_SECONDS = 20.0
+# How long a shutdown waits for acknowledged replies, by default (DRAIN_SECONDS): inside the
+# 10 s Docker gives a stopping container before it kills it (Kubernetes gives 30 s), with
+# room for the rest of the shutdown.
+DRAIN_SECONDS = 8.0
 
 
 class InFlight:
-    def __init__(self) -> None:
+    def __init__(self, drain_seconds: float = DRAIN_SECONDS) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.drain_seconds = drain_seconds
 
     def __len__(self) -> int:
         return len(self._tasks)
@@ -49,8 +52,10 @@ class InFlight:
 
         return tracked
 
-    async def drain(self, timeout: float = DRAIN_SECONDS) -> int:
-        """Wait for the replies in flight; returns how many were still unfinished."""
+    async def drain(self, timeout: float | None = None) -> int:
+        """Wait for the replies in flight (at most `timeout`, else the drain seconds); returns
+        how many were still unfinished."""
+        timeout = self.drain_seconds if timeout is None else timeout
         await asyncio.sleep(0)  # listeners scheduled by the last acks start first
         started = time.monotonic()
         pending = {t for t in self._tasks if not t.done()}

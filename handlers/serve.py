@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import shutil
 import signal
@@ -22,7 +23,6 @@ from typing import IO, Any
 from mincards.bot.answering.engine import Engine
 from mincards.bot.errors import MincardsError
 from mincards.handlers.bounded import within
-from mincards.handlers.inflight import DRAIN_SECONDS
 from mincards.handlers.logs import configure_logging
 from mincards.handlers.settings import Settings, SettingsError, export_process_env, load_settings
 
@@ -65,8 +65,9 @@ def _http(settings: Settings, engine: Engine) -> int:
             self.cfg.set("worker_class", "aiohttp.GunicornWebWorker")
             # The worker's loop checks in with the master well within this.
             self.cfg.set("timeout", 30)
-            # Acknowledged replies are finished (DRAIN_SECONDS) before a worker exits.
-            self.cfg.set("graceful_timeout", int(DRAIN_SECONDS) + 10)
+            # Acknowledged replies are finished (DRAIN_SECONDS) before a worker exits; gunicorn
+            # kills a worker one second after, still inside the platform's grace period.
+            self.cfg.set("graceful_timeout", math.ceil(settings.drain_seconds) + 1)
             self.cfg.set("loglevel", settings.log_level.lower())
             self.cfg.set("accesslog", None)
             self.cfg.set("logger_class", SameLog)

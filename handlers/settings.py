@@ -76,6 +76,9 @@ class Settings(BaseModel):
     # Socket Mode listens for nothing of Slack's: /healthz and /readyz for a platform's probes
     # on this port (on HOST), when set.
     health_port: int | None = Field(default=None, ge=1, le=65535, alias="HEALTH_PORT")
+    # On SIGTERM, how long acknowledged replies get to finish: keep it a few seconds under the
+    # platform's grace period (Docker: 10 s; Kubernetes: terminationGracePeriodSeconds, 30 s).
+    drain_seconds: float = Field(default=8.0, ge=0, le=600, alias="DRAIN_SECONDS")
     # Preferences (and, later, installations): postgresql+asyncpg://... for several processes
     # or machines; unset: a SQLite file under $XDG_STATE_HOME/mincards.
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")

@@ -113,3 +113,24 @@ def test_a_new_workers_first_requests_never_wait_on_auth_test(tmp_path: Path) ->
             assert max(took for _, took in results) < 1.0, results
             emulator.wait_for("chat.postMessage", count=20, timeout=20)
             assert len(emulator.of("auth.test")) == 1  # serve's own, before it listened
+
+
+def test_the_drain_ends_inside_the_platforms_grace_period(tmp_path: Path) -> None:
+    """DRAIN_SECONDS bounds the drain (and gunicorn's graceful timeout, one second more): with
+    Slack taking 30 s a call and DRAIN_SECONDS=2, a stopped bot with a reply in flight exits in
+    well under Docker's 10 s, saying what it left unfinished, never killed mid-way."""
+    from tests.slack_emulator import Fault
+
+    with SlackEmulator() as emulator, running_bot(
+            emulator, tmp_path, extra_env={"WEB_CONCURRENCY": "2", "DRAIN_SECONDS": "2"}) as bot:
+        emulator.fail("chat.postMessage", Fault(delay=30.0, times=1))
+        sender = SlackSender(bot.base_url, SIGNING_SECRET)
+        assert sender.event(mention("qwen2.5-72b lora 8k", channel="CDRAIN")).status == 200
+        emulator.wait_for("chat.postMessage", timeout=20)  # in flight, not answered
+        started = time.monotonic()
+        code = _stop(bot.process.pid, timeout=20)
+        took = time.monotonic() - started
+        log = bot.log_text()
+    assert code == 0, log[-3000:]
+    assert took < 8, f"took {took:.1f} s to exit"
+    assert "still unfinished after 2 s" in log
