@@ -72,7 +72,8 @@ def _http(settings: Settings, engine: Engine) -> int:
             self.cfg.set("accesslog", None)
             self.cfg.set("logger_class", SameLog)
             # gunicorn's runtime control socket (in $HOME) is not used here.
-            self.cfg.set("control_socket_disable", True)
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn 25 and later
+                self.cfg.set("control_socket_disable", True)
             if settings.metrics_port is not None:
                 self.cfg.set("child_exit", _worker_exited)
 
