@@ -34,6 +34,7 @@ from mincards.handlers.conversations import Conversations
 from mincards.handlers.dedupe import dedupe_middleware
 from mincards.handlers.identity import single_workspace
 from mincards.handlers.inflight import InFlight
+from mincards.handlers.loop_lag import start_watching
 from mincards.handlers.observe import observe_middleware
 from mincards.handlers.preferences_store import PreferenceStore
 from mincards.handlers.replies import (
@@ -130,7 +131,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     services = Services(engine, Conversations(engine, state, Answering()),
                         inflight or InFlight(settings.drain_seconds), session,
                         response_urls=ResponseUrls.for_api(settings.slack_api_url),
-                        preferences=store)
+                        preferences=store, lag_watch=start_watching())
     for surface in SURFACES:
         surface.register(app, services)
 

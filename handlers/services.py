@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,8 @@ class Services:
     response_urls: ResponseUrls = field(default_factory=ResponseUrls)  # where replies may go
     # People's and workspaces' preferences (handlers/preferences_store.py); None: none kept.
     preferences: PreferenceStore | None = None
+    # The watch on this process's event loop (handlers/loop_lag.py), cancelled at close.
+    lag_watch: asyncio.Task[None] | None = None
 
     async def preferences_of(self, context: Any, user: object) -> Preferences | None:
         """The asking person's preferences over their workspace's, by the workspace the
@@ -106,6 +109,8 @@ class Services:
         return await post_to_response_url(url, payload, self.session)
 
     async def close(self) -> None:
+        if self.lag_watch is not None:
+            self.lag_watch.cancel()
         await self.conversations.state.close()
         if self.preferences is not None:
             await self.preferences.engine.dispose()

@@ -65,7 +65,13 @@ def answer_all(bot: Bot, emulator: SlackEmulator, count: int, tag: str) -> None:
         try:
             emulator.wait_for_channel(f"C{tag}{i}", timeout=30)
         except AssertionError as exc:
-            raise AssertionError(f"{exc}; the bot's log:\n{bot.log_text()[-6000:]}") from None
+            # The lines about that reply and every warning, not only the log's tail: the
+            # tail held other replies' lines and not the lost one's (ci221).
+            channel = f"C{tag}{i}"
+            lines = [line for line in bot.log_text().splitlines()
+                     if f"'{channel}'" in line or " WARNING " in line or " ERROR " in line]
+            raise AssertionError(f"{exc}; the bot's log about it:\n" + "\n".join(
+                line[:400] for line in lines[-60:])) from None
 
 
 def errors(stderr: str) -> int:
