@@ -82,12 +82,14 @@ BOLT_LOG.addFilter(_SameToken())
 def preference_store(settings: Settings) -> PreferenceStore | None:
     """Preferences in the database; None (everyone gets the defaults) when it cannot be
     opened, which start-up has already said (serve.check_database)."""
-    from mincards.handlers.database import DatabaseError, database_url, make_engine
+    from mincards.handlers.database import DatabaseError, Pool, database_url, make_engine
 
     try:
         url = database_url(settings.database_url.get_secret_value() if settings.database_url
                            else None)
-        return PreferenceStore(make_engine(url))
+        return PreferenceStore(make_engine(url, Pool(settings.database_pool_size,
+                                                     settings.database_max_overflow,
+                                                     settings.database_pool_timeout)))
     except (DatabaseError, OSError) as exc:
         log.warning("no preferences this run: %s", exc)
         return None

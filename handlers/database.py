@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,9 +97,23 @@ def scrubbed(message: str, url: str) -> str:
     return message.replace(str(secret), "***") if secret else message
 
 
-def make_engine(url: str) -> AsyncEngine:
+@dataclass(frozen=True)
+class Pool:
+    """Connections each process holds to the database (DATABASE_POOL_SIZE, _MAX_OVERFLOW,
+    _TIMEOUT): with many replicas, their sum must stay under the server's max_connections."""
+
+    size: int = 5
+    max_overflow: int = 10
+    timeout: float = 30.0
+
+
+def make_engine(url: str, pool: Pool | None = None) -> AsyncEngine:
+    pool = pool or Pool()
+    # An in-memory SQLite database lives in one connection (SQLAlchemy's StaticPool): no pool.
+    sized = {} if url.endswith(":memory:") else {
+        "pool_size": pool.size, "max_overflow": pool.max_overflow, "pool_timeout": pool.timeout}
     try:
-        engine = create_async_engine(url, pool_pre_ping=True)
+        engine = create_async_engine(url, pool_pre_ping=True, **sized)
     except ModuleNotFoundError as exc:
         raise DatabaseError(f"DATABASE_URL needs the driver {exc.name!r}, which is not "
                             "installed (postgresql+asyncpg:// and sqlite+aiosqlite:// are)"

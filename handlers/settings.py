@@ -79,6 +79,12 @@ class Settings(BaseModel):
     # On SIGTERM, how long acknowledged replies get to finish: keep it a few seconds under the
     # platform's grace period (Docker: 10 s; Kubernetes: terminationGracePeriodSeconds, 30 s).
     drain_seconds: float = Field(default=8.0, ge=0, le=600, alias="DRAIN_SECONDS")
+    # Database connections per process (SQLAlchemy's pool): size kept, more when busy, and how
+    # long a call waits for one. Many replicas: keep their sum under the server's limit.
+    database_pool_size: int = Field(default=5, ge=1, le=200, alias="DATABASE_POOL_SIZE")
+    database_max_overflow: int = Field(default=10, ge=0, le=200, alias="DATABASE_MAX_OVERFLOW")
+    database_pool_timeout: float = Field(default=30.0, gt=0, le=300,
+                                         alias="DATABASE_POOL_TIMEOUT")
     # Preferences (and, later, installations): postgresql+asyncpg://... for several processes
     # or machines; unset: a SQLite file under $XDG_STATE_HOME/mincards.
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
