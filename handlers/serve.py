@@ -17,6 +17,7 @@ import shutil
 import signal
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from http.client import HTTPException
 from pathlib import Path
 from typing import IO, Any
 
@@ -190,7 +191,9 @@ def check_token(settings: Settings) -> None:
         except SlackApiError as exc:
             raise SettingsError(
                 f"Slack refused SLACK_BOT_TOKEN: {exc.response.get('error')}") from None
-        except (OSError, FutureTimeout) as exc:
+        except (OSError, HTTPException, FutureTimeout) as exc:
+            # HTTPException: an answer that is no HTTP slack_sdk can read (IncompleteRead, more
+            # than 100 headers): a traceback at start once (the floors suite, beside others).
             problem = (f"no answer within {TIMEOUT_SECONDS + 5:g} s"
                        if isinstance(exc, FutureTimeout) else str(exc) or type(exc).__name__)
             log.warning("auth.test at %s, attempt %d of %d: %s", settings.slack_api_url,
