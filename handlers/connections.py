@@ -162,7 +162,7 @@ class Room:
         self._deadlines.pop(handler, None)
         if handler in self._answering or _has_headers(handler):
             return
-        if _holds_whole_request(handler) or _request_in_kernel(handler):
+        if _request_in_kernel(handler):
             # Sent whole in time, not yet read: a loop starved on a busy machine may reach the
             # deadline's timer before the connection's bytes.
             self.answering(handler)

@@ -14,6 +14,8 @@ from typing import Any
 
 from mincards.handlers import metrics
 
+HEALTH_PATH = "/healthz"
+READY_PATH = "/readyz"
 # Each check's deadline: a probe that hangs is a dependency that is not there.
 CHECK_SECONDS = 2.0
 
@@ -77,3 +79,19 @@ def report(checks: list[Check]) -> tuple[int, str]:
     lines = [f"{c.name} ok" if c.ok else f"{c.name} down: {c.detail}" for c in checks]
     ready = all(c.ok for c in checks)
     return (200 if ready else 503), "\n".join(["ready" if ready else "not ready", *lines])
+
+
+def add_probes(router: Any, services: Any, socket: Any = None) -> None:
+    """GET /healthz (alive) and /readyz on an aiohttp router: HTTP mode's own app, and Socket
+    Mode's listener on HEALTH_PORT."""
+    from aiohttp import web
+
+    async def health(_: web.Request) -> web.Response:
+        return web.Response(text="ok\n")
+
+    async def ready(_: web.Request) -> web.Response:
+        status, body = report(await readiness(services, socket))
+        return web.Response(status=status, text=body + "\n")
+
+    router.add_get(HEALTH_PATH, health)
+    router.add_get(READY_PATH, ready)

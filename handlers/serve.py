@@ -138,19 +138,10 @@ async def _probes(settings: Settings, services: Any, handler: Any) -> Any:
     """Socket Mode's /healthz and /readyz on HEALTH_PORT (a platform's probes)."""
     from aiohttp import web
 
-    from mincards.handlers.readiness import readiness, report
-    from mincards.handlers.web import HEALTH_PATH, READY_PATH
-
-    async def health(_: web.Request) -> web.Response:
-        return web.Response(text="ok\n")
-
-    async def ready(_: web.Request) -> web.Response:
-        status, body = report(await readiness(services, handler))
-        return web.Response(status=status, text=body + "\n")
+    from mincards.handlers.readiness import HEALTH_PATH, READY_PATH, add_probes
 
     app = web.Application()
-    app.router.add_get(HEALTH_PATH, health)
-    app.router.add_get(READY_PATH, ready)
+    add_probes(app.router, services, handler)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, settings.host, settings.health_port).start()

@@ -27,11 +27,10 @@ from mincards.handlers import metrics
 from mincards.handlers.connections import KEEPALIVE_SECONDS, Room
 from mincards.handlers.connections import watch as watch_connections
 from mincards.handlers.logs import NOTICES
+from mincards.handlers.readiness import add_probes
 from mincards.handlers.services import Services
 
 EVENTS_PATH = "/slack/events"
-HEALTH_PATH = "/healthz"
-READY_PATH = "/readyz"
 # Slack's own payloads stay far below this; anything larger is not from Slack.
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DRAIN_BYTES = 16 * 1024 * 1024
@@ -294,14 +293,6 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
                 answer.headers.add("Set-Cookie", morsel.OutputString())
         return answer
 
-    async def health(_: web.Request) -> web.Response:
-        return _plain(200, "ok")
-
-    async def ready(_: web.Request) -> web.Response:
-        from mincards.handlers.readiness import readiness, report
-
-        return _plain(*report(await readiness(services)))
-
     async def not_allowed(_: web.Request) -> web.Response:
         return _plain(405, "POST only")
 
@@ -324,8 +315,7 @@ def create_web_app(bolt: AsyncApp, signing_secret: str, services: Services,
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[waiting_again])
     app.router.add_post(EVENTS_PATH, events)
     app.router.add_route("*", EVENTS_PATH, not_allowed)
-    app.router.add_get(HEALTH_PATH, health)
-    app.router.add_get(READY_PATH, ready)
+    add_probes(app.router, services)
     app.router.add_get("/slack/install", oauth)
     app.router.add_get("/slack/oauth_redirect", oauth)
     # On SIGTERM the sites stop taking connections first; then replies already acknowledged

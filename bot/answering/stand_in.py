@@ -69,38 +69,29 @@ class NameIndex(Generic[N]):
         self._read = read
 
     @cached_property
-    def _by_signature(self) -> dict[Signature, N]:
-        """Built on the first name the table lacks: most processes never need it."""
-        out: dict[Signature, N] = {}
+    def _by_name(self) -> dict[tuple[Signature, str | None], N]:
+        """By signature and dated release (None: a name without a date; Qwen3-4B-Instruct-2507
+        is found only with its 2507). Built on the first name the table lacks: most processes
+        never need it."""
+        out: dict[tuple[Signature, str | None], N] = {}
         for item in self._items:
             for name in (item.display, *item.names):
                 named = [m for m in self._read(name) if m.named]
-                if len(named) == 1 and not named[0].release:
-                    out.setdefault(signature(named[0]), item)
-        return out
-
-    @cached_property
-    def _by_release(self) -> dict[tuple[Signature, str], N]:
-        """Items named with a dated release (Qwen3-4B-Instruct-2507): that release only."""
-        out: dict[tuple[Signature, str], N] = {}
-        for item in self._items:
-            for name in (item.display, *item.names):
-                named = [m for m in self._read(name) if m.named]
-                if len(named) == 1 and named[0].release:
+                if len(named) == 1:
                     out.setdefault((signature(named[0]), named[0].release), item)
         return out
 
     def find(self, mention: Mention) -> N | None:
-        return self.find_release(mention) or self._by_signature.get(signature(mention))
+        return self.find_release(mention) or self._by_name.get((signature(mention), None))
 
     def find_release(self, mention: Mention) -> N | None:
         """The item for this very dated release, if the data names it."""
         if not mention.release:
             return None
-        return self._by_release.get((signature(mention), mention.release))
+        return self._by_name.get((signature(mention), mention.release))
 
     def __len__(self) -> int:
-        return len(self._by_signature)
+        return sum(1 for _, release in self._by_name if release is None)
 
 
 class StandInFinder(NameIndex[StandIn]):
