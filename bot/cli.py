@@ -259,13 +259,11 @@ def _shape_for(args: argparse.Namespace, known: Knowledge) -> tuple[Shape | None
             raise MincardsError(f"{path}: {exc}") from None
     engine = Engine(known)
     answer = engine.ask(name)
+    if answer.stand_in is not None:  # the table model's architecture: the table answers it
+        return None, t("en", "estimate.stand_in", asked=answer.stand_in.asked,
+                       model=known.catalogue[answer.stand_in.model].display, question=name)
     if answer.estimate is not None:
-        said = ""
-        if answer.stand_in is not None:
-            said = (f"The table answers {answer.stand_in.asked} through "
-                    f"{known.catalogue[answer.stand_in.model].display} (mincards ask "
-                    f"\"{name}\"); the estimate for its shape follows.")
-        return answer.estimate.shape, said
+        return answer.estimate.shape, ""
     if answer.models and answer.intent not in ("ambiguous", "not_found", "help"):
         model = known.catalogue[answer.models[0]].display
         return None, t("en", "estimate.in_table", model=model)

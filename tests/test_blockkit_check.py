@@ -32,8 +32,8 @@ def checker() -> ModuleType:
 
 @needs_shared("tools", "blockkit_check.py")
 def test_every_reply_passes_slacks_checker(engine: Engine, checker: ModuleType) -> None:
-    # With the estimate beside a bracket or a stand-in, in both languages.
-    estimated = ["phi-4", "Yi-1.5-34B 需要几张卡", "Qwen2.5-Coder-7B full 8k 16 cards?",
+    # With the estimate beside a bracket, with a budget, in both languages.
+    estimated = ["phi-4", "Yi-1.5-34B 需要几张卡", "Mistral-Small-3.2-24B full 8k 16 cards?",
                  "DeepSeek-V2 全参", "Llama-3.2-90B-Vision lora"]
     asked = [*QUESTIONS, *estimated, *(q for q, _ in questions(engine, 300))]
     assert all(engine.ask(q).estimate is not None for q in estimated)

@@ -81,7 +81,8 @@ def test_a_hub_that_does_not_answer_is_one_remark(slack: SlackSender,
     slack.event(mention("slow/model-7b lora"))
     (call,) = emulator.wait_for("chat.postMessage", timeout=40)
     shown = seen(call.params)
-    assert f"No estimate beyond the table: Hugging Face did not answer within {HUB_DEADLINE} s" in shown
+    said = f"No estimate beyond the table: Hugging Face did not answer within {HUB_DEADLINE} s"
+    assert said in shown
     assert "The table has no entry for" in shown
     assert "Estimate, not the table's" not in shown
 

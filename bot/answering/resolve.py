@@ -297,11 +297,9 @@ class Resolver:
                 "seq_len": min(e.seq_len for e in answer.rows)}))
             answer = replace(answer, notes=notes_now)
         use = replace(use, rows=rows)
-        from mincards.bot.answering.estimated import asked_estimate, shape_of
-
-        estimate = asked_estimate(self.knowledge, shape_of(
-            self.knowledge, same_as=item.model, name=item.display), asked)
-        answer = replace(answer, estimate=estimate)
+        # No estimate from the stand-in's shape: it is the table model's own, so the table's
+        # counts are the answer and an estimate beside them could only contradict them (the
+        # estimate for a length past its rows, the table's own steps, stays).
         if answer.intent == "plan":
             return replace(answer, rows=rows, stand_in=use, seq_lens=tuple(question.seq_lens),
                            asked_display=item.display)

@@ -401,6 +401,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.budget.and": ";",
         "estimate.in_table": "{model} is in the table: its counts are the table's, not an "
                              "estimate (mincards ask \"{model}\").",
+        "estimate.stand_in": "{asked} has {model}'s architecture, so the table answers it "
+                             "through {model}: its counts are the table's, not an estimate "
+                             "(mincards ask \"{question}\").",
         "settings.title": "Settings",
         "settings.mine": "*Your replies* (a question naming a flavour or framework still gets it):",
         "settings.workspace": "*This workspace's defaults* (admins; each person's own settings "
@@ -774,6 +777,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "estimate.budget.and": "；",
         "estimate.in_table": "{model} 在表中：它的卡数来自表，不是估算"
                              "（mincards ask \"{model}\"）。",
+        "estimate.stand_in": "{asked} 与 {model} 架构相同，表通过 {model} 回答它：卡数来自表，"
+                             "不是估算（mincards ask \"{question}\"）。",
         "settings.title": "设置",
         "settings.mine": "*你的回复*（问题里写明的规格或框架仍然优先）：",
         "settings.workspace": "*本工作区的默认设置*（仅管理员；个人设置优先）：",
