@@ -423,6 +423,14 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.mode)
 
 
+def _probe(args: argparse.Namespace) -> int:
+    from mincards.handlers.probe import probe, probe_port
+
+    well, said = probe(probe_port(args.port), ready=args.ready)
+    print(said, file=sys.stdout if well else sys.stderr)
+    return 0 if well else 1
+
+
 PLAYGROUND_PORT = 8850
 
 
@@ -531,6 +539,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",
                        help="auto: Socket Mode when SLACK_APP_TOKEN is set, else HTTP")
     serve.set_defaults(run=_serve)
+    probe = sub.add_parser("probe", help="ask a running bot's /healthz (--ready: /readyz); "
+                           "exit 0 when it answers 200, for a container's health check")
+    probe.add_argument("--ready", action="store_true",
+                       help="ask /readyz: the database, Redis and Slack connection as well")
+    probe.add_argument("--port", type=int, default=None,
+                       help="the probes' port (default HEALTH_PORT, else PORT, else 3000)")
+    probe.set_defaults(run=_probe)
     play = sub.add_parser("playground", help="try the Slack app without a workspace: the real "
                           "bot against a local Slack stand-in, and a page that plays Slack")
     play.add_argument("--port", type=int, default=PLAYGROUND_PORT,
@@ -539,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="make every Web API call take this long, as real Slack does")
     play.add_argument("--open", action="store_true", help="open the page in a browser")
     play.set_defaults(run=_playground)
-    for command in (ask, imp, diff, check, est, db, serve, play):
+    for command in (ask, imp, diff, check, est, db, serve, probe, play):
         _data_dir_option(command, argparse.SUPPRESS)
     return parser
 
