@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mincards.bot.errors import MincardsError
 
@@ -410,8 +411,23 @@ def _check_held_page(args: argparse.Namespace, state: WatchState, knowledge: Kno
 
 def _db(args: argparse.Namespace) -> int:
     from mincards.handlers.database import database_url, upgrade_now
+    from mincards.handlers.settings import secrets_from_files
+    from mincards.handlers.token_cipher import KEYS_ENV, TokenCipher, new_key
 
-    before, after = upgrade_now(database_url())
+    if args.action == "new-key":
+        print(new_key())
+        return 0
+    keys = secrets_from_files(os.environ).get(KEYS_ENV) or os.environ.get(KEYS_ENV, "")
+    also = None
+    if keys.strip():  # stored tokens under an older key, or in the clear: encrypted anew
+        from mincards.handlers.installs import reseal
+
+        cipher = TokenCipher(keys)
+
+        async def also(engine: Any) -> None:
+            print(f"stored tokens re-encrypted: {await reseal(engine, cipher)} rows")
+
+    before, after = upgrade_now(database_url(), also)
     print(f"database schema {'already at' if before == after else f'{before} ->'} "
           f"version {after}")
     return 0
@@ -533,7 +549,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fit to the table in use and write estimator.toml to the data folder")
     est.set_defaults(run=_estimate)
     db = sub.add_parser("db", help="the Slack app's database (DATABASE_URL, else SQLite)")
-    db.add_argument("action", choices=("upgrade",), help="upgrade: apply missing migrations")
+    db.add_argument("action", choices=("upgrade", "new-key"),
+                    help="upgrade: apply missing migrations (and, with SLACK_TOKEN_KEYS, "
+                    "encrypt stored tokens with its first key); new-key: print a new key for "
+                    "SLACK_TOKEN_KEYS")
     db.set_defaults(run=_db)
     serve = sub.add_parser("serve", help="run the Slack bot (settings from the environment/.env)")
     serve.add_argument("--mode", choices=("auto", "http", "socket"), default="auto",

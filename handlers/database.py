@@ -1,5 +1,6 @@
-"""The database what must last lives in (preferences today): SQLAlchemy 2's asyncio engine on
-SQLite (aiosqlite, a file, WAL) by default, PostgreSQL (asyncpg) when DATABASE_URL says so.
+"""The database what must last lives in (preferences; installations and the OAuth flow's
+state): SQLAlchemy 2's asyncio engine on SQLite (aiosqlite, a file, WAL) by default, PostgreSQL
+(asyncpg) when DATABASE_URL says so.
 
 The schema is versioned by the app itself (a one-row `mincards_schema` table and a list of
 migrations, each a few statements): simpler to live with than Alembic for a handful of tables,
@@ -32,6 +33,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from mincards.bot.errors import MincardsError
+from mincards.handlers.slack_tables import adopt, define
 
 DATABASE_ENV = "DATABASE_URL"
 # How long bringing the schema up may take before the start gives up, in one line.
@@ -53,8 +55,21 @@ preferences = Table(
     Column("updated_at", Float, nullable=False),
     PrimaryKeyConstraint("team_id", "user_id"),
 )
-# Each migration brings the schema from its index to the next version.
-MIGRATIONS: tuple[tuple[Table, ...], ...] = ((schema, preferences),)
+slack_tables = define(metadata)
+
+
+def _preferences(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[schema, preferences])
+
+
+def _slack_sdk_tables(connection: Connection) -> None:
+    """slack_sdk's installation and state tables under these migrations (handlers/
+    slack_tables.py): made, or adopted from the create_all of an earlier mincards."""
+    adopt(connection, slack_tables)
+
+
+# Each migration brings the schema from its index to the next version, in one transaction.
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_preferences, _slack_sdk_tables)
 VERSION = len(MIGRATIONS)
 
 
@@ -143,13 +158,8 @@ async def upgrade(engine: AsyncEngine) -> tuple[int, int]:
         raise DatabaseError(f"the database's schema is version {current}, newer than this "
                             f"mincards (version {VERSION}): upgrade mincards first")
     for version in range(current, VERSION):
-        tables = list(MIGRATIONS[version])
-
-        def create(connection: Connection, made: list[Table] = tables) -> None:
-            metadata.create_all(connection, tables=made)
-
         async with engine.begin() as conn:
-            await conn.run_sync(create)
+            await conn.run_sync(MIGRATIONS[version])
             await conn.execute(schema.delete())
             await conn.execute(schema.insert().values(version=version + 1))
     return current, VERSION

@@ -228,10 +228,18 @@ def check_database(settings: Settings) -> None:
                        else None)
     also = None
     if settings.oauth:
-        from mincards.handlers.installs import create_tables
+        from mincards.handlers.installs import cipher_of, reseal
+
+        cipher = cipher_of(settings)
 
         async def also(engine: Any) -> None:
-            await create_tables(settings, engine)
+            rewritten = await reseal(engine, cipher)
+            if rewritten:
+                log.info("tokens of %d stored installations encrypted with the first of "
+                         "SLACK_TOKEN_KEYS", rewritten)
+        if settings.slack_state_secret is not None:
+            log.warning("SLACK_STATE_SECRET is not used (an install's state lives in the "
+                        "database, bound to the browser by a cookie): it can be removed")
 
     try:
         before, after = upgrade_now(url, also)

@@ -49,7 +49,11 @@ class Settings(BaseModel):
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
     slack_client_id: str | None = Field(default=None, alias="SLACK_CLIENT_ID")
     slack_client_secret: SecretStr | None = Field(default=None, alias="SLACK_CLIENT_SECRET")
+    # Not used (the install's state lives in the database, bound to the browser by Bolt's
+    # cookie): accepted so an existing deployment starts, with a warning.
     slack_state_secret: SecretStr | None = Field(default=None, alias="SLACK_STATE_SECRET")
+    # Fernet keys, newest first, for the tokens stored per workspace (handlers/token_cipher.py).
+    slack_token_keys: SecretStr | None = Field(default=None, alias="SLACK_TOKEN_KEYS")
     slack_signing_secret: SecretStr | None = Field(default=None, alias="SLACK_SIGNING_SECRET")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
     slack_api_url: str = Field(default=SLACK_API, alias="SLACK_API_URL")
@@ -137,7 +141,7 @@ class Settings(BaseModel):
     def _credentials(self) -> Settings:
         if self.slack_bot_token is None and not self.oauth:
             raise ValueError("SLACK_BOT_TOKEN is not set (or, to let any workspace install the "
-                             "app, SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET)")
+                             "app, SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_TOKEN_KEYS)")
         if self.slack_bot_token is None and self.slack_app_token is not None:
             raise ValueError("Socket Mode needs SLACK_BOT_TOKEN; installation by any workspace "
                              "(SLACK_CLIENT_ID) is for HTTP mode")
@@ -147,8 +151,7 @@ class Settings(BaseModel):
     def oauth(self) -> bool:
         """Installation by any workspace: OAuth credentials and no single bot token."""
         return (self.slack_bot_token is None and bool(self.slack_client_id)
-                and self.slack_client_secret is not None
-                and self.slack_state_secret is not None)
+                and self.slack_client_secret is not None)
 
     @property
     def socket_mode(self) -> bool:
@@ -175,7 +178,8 @@ class Settings(BaseModel):
         values = [s.get_secret_value() for s in (self.slack_bot_token, self.slack_signing_secret,
                                                  self.slack_app_token, self.redis_url,
                                                  self.database_url, self.slack_client_secret,
-                                                 self.slack_state_secret)
+                                                 self.slack_state_secret,
+                                                 self.slack_token_keys)
                   if s is not None and s.get_secret_value()]
         password = urlparse(self.redis).password if self.redis else None
         database = self.database_url.get_secret_value() if self.database_url else ""

@@ -24,17 +24,23 @@ from tests.slack_sender import SlackSender, event_callback, mention
 
 CLIENT_SECRET = "oauth-client-secret-do-not-leak"
 STATE_SECRET = "oauth-state-secret-do-not-leak"
+# A Fernet key for the tokens stored per workspace (SLACK_TOKEN_KEYS).
+TOKEN_KEY = "bWluY2FyZHMtdGVzdHMtdG9rZW4ta2V5LTMyYnl0ZXM="
 
 
 @pytest.fixture(scope="module")
 def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
     folder = tmp_path_factory.mktemp("bot")
     env = {"SLACK_BOT_TOKEN": "", "SLACK_CLIENT_ID": "1111.2222",
-           "SLACK_CLIENT_SECRET": CLIENT_SECRET, "SLACK_STATE_SECRET": STATE_SECRET}
+           "SLACK_CLIENT_SECRET": CLIENT_SECRET, "SLACK_TOKEN_KEYS": TOKEN_KEY,
+           # No longer used: accepted, with a warning (an older deployment's environment).
+           "SLACK_STATE_SECRET": STATE_SECRET}
     with running_bot(emulator, folder, extra_env=env) as running:
         yield running
     assert_no_secrets(running, emulator)
-    assert CLIENT_SECRET not in running.log_text() and STATE_SECRET not in running.log_text()
+    log = running.log_text()
+    assert CLIENT_SECRET not in log and STATE_SECRET not in log and TOKEN_KEY not in log
+    assert "SLACK_STATE_SECRET is not used" in log
 
 
 class Browser:
@@ -218,3 +224,20 @@ def test_an_expired_state_installs_nothing(bot: Bot, emulator: SlackEmulator) ->
     emulator.oauth_codes["code-e"] = "TE016"
     status, _ = browser.get(f"/slack/oauth_redirect?code=code-e&state={state.group(1)}")
     assert status >= 400 and "TE016" not in installations(bot)
+
+
+def test_tokens_are_stored_encrypted_never_in_the_clear(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    status, page = Browser(bot.base_url).install(emulator, "TE020", "code-e")
+    assert status == 200, page
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        stored = [row[0] for table in ("slack_installations", "slack_bots")
+                  for row in conn.execute(f"SELECT bot_token FROM {table} WHERE team_id='TE020'")]
+    assert stored and all(v.startswith("gAAAAA") for v in stored)
+    assert not set(stored) & set(emulator.issued)
+    dump = database.read_bytes() + b"".join(
+        p.read_bytes() for p in database.parent.glob("mincards.db-*"))
+    assert not any(token.encode() in dump for token in emulator.issued)
+    (call,) = ask(slack, emulator, "TE020", "qwen 2.5 7b lora")
+    assert emulator.issued[call.headers["authorization"].removeprefix("Bearer ")] == "TE020"
