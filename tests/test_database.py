@@ -48,7 +48,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     async def clean() -> None:
         engine = make_engine(pg_url)
         async with engine.begin() as conn:
-            await conn.execute(text("DROP TABLE IF EXISTS preferences, mincards_schema"))
+            await conn.execute(text("DROP TABLE IF EXISTS preferences, mincards_schema, "
+                                    "slack_installations, slack_bots, slack_oauth_states"))
         await engine.dispose()
     asyncio.run(clean())
     return str(pg_url)
