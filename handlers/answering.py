@@ -14,6 +14,7 @@ per-reader memos are then only ever touched by the loop and that one thread, nev
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -22,6 +23,7 @@ from typing import Any, TypeVar, cast
 
 from mincards.bot.answering.answer import Answer
 from mincards.handlers import metrics
+from mincards.handlers.tracing import span
 
 T = TypeVar("T")
 # While the worker holds the GIL, the event loop waits at most this long to get it back
@@ -60,10 +62,14 @@ class Answering:
         return reply
 
     async def run(self, work: Callable[[], T], text: str = "") -> T:
-        """`work` about `text` (the question): in place when it is short, else on the worker."""
-        if len(text) <= INLINE_CHARS:
-            return work()
-        return await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        """`work` about `text` (the question): in place when it is short, else on the worker
+        (with this request's context: its log lines keep the request's ids)."""
+        with span("answer", chars=len(text)):
+            if len(text) <= INLINE_CHARS:
+                return work()
+            context = contextvars.copy_context()
+            return await asyncio.get_running_loop().run_in_executor(self._pool, context.run,
+                                                                    work)
 
     async def answer(self, work: Callable[[], Answer], text: str = "") -> Answer:
         """An answer (see run), counted by its intent."""

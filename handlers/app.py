@@ -26,6 +26,7 @@ from mincards.handlers import (
     metrics,
     preference_menus,
     shortcuts,
+    tracing,
     unfurls,
     workflow_step,
 )
@@ -124,6 +125,7 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
                    }), client) if settings.oauth else None,
                    logger=BOLT_LOG)
     metrics.prepare()  # in each worker, after the fork
+    tracing.start()  # likewise: the SDK's exporter thread would not survive a fork
     # Everything made so far (the facts, the engine's indexes, the libraries) lives as long as
     # the process: out of the collector's sight, a full collection no longer walks it while
     # requests wait.

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from aiohttp.http_exceptions import HttpProcessingError
 
+from mincards.handlers.request_context import RequestFields
+
 _TOKEN = re.compile(r"xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+")
 REDACTED = "[redacted]"
 NOTICE_SECONDS = 60.0
@@ -87,8 +89,9 @@ class _ClientCaused(logging.Filter):
 
 
 class JsonLines(logging.Formatter):
-    """One JSON object a line, for log shippers: time, level, logger, message (and the
-    exception, when there is one, as one string)."""
+    """One JSON object a line, for log shippers: time, level, logger, message, the request's
+    event_id, team and trace_id when the line is about one (and the exception, when there is
+    one, as one string)."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -96,15 +99,30 @@ class JsonLines(logging.Formatter):
             "level": record.levelname, "logger": record.name, "message": record.getMessage()}
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
+        entry.update(getattr(record, "request_ids", None) or {})
         if record.exc_text:
             entry["exception"] = record.exc_text
         return json.dumps(entry, ensure_ascii=False)
 
 
+class TextLines(logging.Formatter):
+    """TEXT_FORMAT, then the request's ids when the line is about one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        ids = getattr(record, "request_ids", None)
+        if not ids:
+            return line
+        first, newline, rest = line.partition("\n")  # after the message, before a traceback
+        said = " ".join(f"{k}={v}" for k, v in ids.items())
+        return f"{first} [{said}]{newline}{rest}"
+
+
 def configure_logging(level: str, secrets: list[str], log_format: LogFormat = "text") -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.setFormatter(JsonLines() if log_format == "json" else TextLines(TEXT_FORMAT))
     handler.addFilter(RedactSecrets(secrets))
+    handler.addFilter(RequestFields())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from mincards.bot.answering.preferences import LANGUAGES, LENGTHS, Preferences
 from mincards.handlers import metrics
 from mincards.handlers.database import preferences as table
+from mincards.handlers.tracing import span
 
 log = logging.getLogger(__name__)
 # How long a read is trusted before it is read again (a change in another process shows within
@@ -64,6 +65,10 @@ class PreferenceStore:
                         what, type(exc).__name__, self.failures)
 
     async def _read(self, team: str, user: str) -> Preferences:
+        with span("database.read"):
+            return await self._select(team, user)
+
+    async def _select(self, team: str, user: str) -> Preferences:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(table).where(and_(
                 table.c.team_id == team, table.c.user_id == user)))).first()
@@ -126,10 +131,11 @@ class PreferenceStore:
         try:
             async with lock:
                 try:
-                    async with self.engine.begin() as conn:
-                        await conn.execute(statement)
-                        row = (await conn.execute(select(table).where(and_(
-                            table.c.team_id == team, table.c.user_id == user)))).first()
+                    with span("database.write"):
+                        async with self.engine.begin() as conn:
+                            await conn.execute(statement)
+                            row = (await conn.execute(select(table).where(and_(
+                                table.c.team_id == team, table.c.user_id == user)))).first()
                 except Exception as exc:
                     self._failed("write", exc)
                     raise

@@ -26,6 +26,7 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from mincards.handlers import metrics
+from mincards.handlers.tracing import span
 
 # Bounded: a reply that cannot get through after this is logged and dropped, never looped on.
 RATE_LIMIT_RETRIES = 3
@@ -172,7 +173,8 @@ class CountingWebClient(AsyncWebClient):
     async def api_call(self, api_method: str, **kwargs: Any) -> AsyncSlackResponse:
         method = api_method if _METHOD.fullmatch(api_method) else "other"
         try:
-            response = await super().api_call(api_method, **kwargs)
+            with span("slack.api", method=method):
+                response = await super().api_call(api_method, **kwargs)
         except SlackApiError as exc:
             error = exc.response.get("error") if hasattr(exc.response, "get") else None
             metrics.slack_call(method, "ratelimited" if error == "ratelimited" else "error")
