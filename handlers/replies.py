@@ -33,6 +33,11 @@ RATE_LIMIT_RETRIES = 3
 SERVER_ERROR_RETRIES = 2
 CONNECTION_RETRIES = 2
 TIMEOUT_SECONDS = 10
+# A connection to Slack not made in this long is given up and made afresh (the connection
+# retries below): nothing was sent on it, so trying again cannot post twice. Without it, one
+# connect that hung (a SYN dropped: Linux tries it again only 1, 3 and 7 s later) spent the
+# whole 10 s and lost the reply. Slack's own connect, TLS included, takes well under a second.
+CONNECT_SECONDS = 3
 
 log = logging.getLogger(__name__)
 # Web API method names as Slack spells them: anything else is not a metrics label.
@@ -59,7 +64,12 @@ def http_session() -> aiohttp.ClientSession:
     are kept alive and reused instead of a new TCP (and TLS) handshake per reply."""
     return aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=MAX_CONNECTIONS),
-        timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS))
+        # slack_sdk's Web API client uses the session's timeout as it is (its webhook client
+        # sets a total of its own per post). A connect past sock_connect is aiohttp's
+        # ConnectionTimeoutError, a ServerConnectionError, which the connection retries
+        # take again on a new connection. No read bound: a read that timed out may have been
+        # taken by Slack, and is never retried.
+        timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS, sock_connect=CONNECT_SECONDS))
 
 
 # Where Slack's response URLs point (docs.slack.dev, "Handling user interaction"): https only.

@@ -139,6 +139,10 @@ class KernelWatch:
                     found.add(f"kernel: :{rport} has {rx} bytes the stand-in has not read")
                 elif rport == self.port and tx:
                     found.add(f"kernel: client :{lport} has {tx} bytes not acknowledged")
+                elif rport == self.port and state == "02":
+                    found.add(f"kernel: client :{lport} still connecting (SYN sent, no answer)")
+                elif lport == self.port and state == "03":
+                    found.add(f"kernel: :{rport} half open (SYN received, handshake not done)")
         return found
 
 
