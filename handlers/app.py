@@ -135,7 +135,8 @@ def create_app(settings: Settings, engine: Engine | None = None, mode: str = "au
     services = Services(engine, Conversations(engine, state, Answering()),
                         inflight or InFlight(settings.drain_seconds), session,
                         response_urls=ResponseUrls.for_api(settings.slack_api_url),
-                        preferences=store, lag_watch=start_watching())
+                        preferences=store, lag_watch=start_watching(),
+                        agent_view=settings.agent_view)
     for surface in SURFACES:
         surface.register(app, services)
 

@@ -1,4 +1,4 @@
-"""Slack's assistant pane (Agents & AI Apps), with Bolt's AsyncAssistant: a greeting and
+"""Slack's legacy assistant pane (assistant_view), with Bolt's AsyncAssistant: a greeting and
 suggested prompts made from the table when a thread starts (in the person's language, for
 their flavour), each message answered as a DM in its thread (follow-ups continue it), the
 thread titled after the model asked, a status only while an answer takes more than a moment.
@@ -8,9 +8,7 @@ answered the same way (its title and status calls fail quietly: Slack has no pan
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
@@ -24,26 +22,22 @@ from slack_bolt.context.set_title.async_set_title import AsyncSetTitle
 from slack_bolt.middleware.assistant.async_assistant import AsyncAssistant
 from slack_sdk.web.async_client import AsyncWebClient
 
-from mincards.bot.language import language_of
 from mincards.bot.replies.assistant_prompts import greeting, suggested_prompts
 from mincards.bot.replies.i18n import t
 from mincards.handlers import direct_messages, metrics
 from mincards.handlers.conversations import conversation_key
 from mincards.handlers.services import Services
 
-EVENTS = ("assistant_thread_started", "assistant_thread_context_changed", "message.im")
+# The agent view (the shipped manifests' agent_view) sends DMs only; the legacy pane's thread
+# events are still answered for an app installed from an older manifest (assistant_view),
+# until Slack retires it, but no shipped manifest subscribes to them.
+EVENTS = ("message.im",)
+LEGACY_EVENTS = ("assistant_thread_started", "assistant_thread_context_changed")
 SCOPES = ("assistant:write", "im:history", "chat:write")
-# An answer taking longer than this shows "is looking it up…" until it is posted.
-STATUS_AFTER_SECONDS = 0.5
 log = logging.getLogger(__name__)
 
 
-async def _quietly(call: Awaitable[Any], what: str) -> None:
-    """A Slack call that decorates the pane: its failure costs the person nothing."""
-    try:
-        await call
-    except Exception as exc:
-        log.debug("assistant %s failed (%s)", what, type(exc).__name__)
+_quietly = direct_messages.quietly
 
 
 def _thread(payload: dict[str, Any]) -> dict[str, Any]:
@@ -96,22 +90,15 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         previous = await services.conversations.state.context(
             conversation_key(context, channel, thread))
-        work = asyncio.ensure_future(direct_messages.prepare(services, payload, context))
-        done, _ = await asyncio.wait({work}, timeout=STATUS_AFTER_SECONDS)
-        if not done:
-            # Said before the reply is posted (Slack clears it when the reply lands), never
-            # after: a status set once the reply is on its way could outlive it.
-            language = language_of(str(payload.get("text") or ""))
-            await _quietly(set_status(t(language, "assistant.status")), "status")
-        prepared = await work
+        prepared = await direct_messages.prepared_with_status(services, payload, context,
+                                                              set_status)
         if prepared is None:
             return
         await prepared.post(client)
-        replied = prepared.answer
         metrics.surface_result("assistant", "answered")
-        shown = replied.shown()
-        if shown.models and (previous is None or previous.models != shown.models):
-            title = " · ".join(knowledge.catalogue[m].display for m in shown.models[:3])
+        title = direct_messages.session_title(services, prepared.answer)
+        shown = prepared.answer.shown()
+        if title and (previous is None or previous.models != shown.models):
             await _quietly(set_title(title), "title")
 
     app.assistant(assistant)

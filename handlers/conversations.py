@@ -29,13 +29,16 @@ class Conversations:
         self.answering = answering
 
     async def ask(self, key: str, question: str,
-                  preferences: Preferences | None = None) -> Answer:
+                  preferences: Preferences | None = None, also: str | None = None) -> Answer:
         """Answer in this conversation (narrowed by the asker's preferences), and remember what
-        was asked for the next question."""
+        was asked for the next question, here and in `also` (the thread an answer opens)."""
         previous = await self.state.context(key)
         answer = await self.answering.answer(
             lambda: self.engine.recall(question, previous, preferences), question)
-        await self.state.remember(key, context_after(answer, previous))
+        after = context_after(answer, previous)
+        await self.state.remember(key, after)
+        if also is not None and also != key:
+            await self.state.remember(also, after)
         return answer
 
     async def follow(self, key: str | None, follow: FollowUp,

@@ -1,4 +1,5 @@
-"""App Home: per person, in their Slack language, with a model menu whose pick answers there."""
+"""App Home: per person, in their Slack language, with a model menu whose pick answers there.
+The Messages tab opened, on the agent view: the table's suggested prompts."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from mincards.bot.answering.followup import FollowUp
 from mincards.bot.language import LANGUAGES
+from mincards.bot.replies.assistant_prompts import suggested_prompts
+from mincards.bot.replies.i18n import t
 from mincards.bot.replies.render_views import HOME_CHOOSE_ACTION, home_view
+from mincards.handlers import metrics
+from mincards.handlers.direct_messages import quietly
 from mincards.handlers.people import SCOPES as PEOPLE_SCOPES
 from mincards.handlers.preference_menus import home_with_settings
 from mincards.handlers.services import Services, workspace_of
@@ -27,12 +32,36 @@ def register(app: AsyncApp, services: Services) -> None:
     # The table does not change while the process runs: one plain Home per language.
     views = {lang: home_view(knowledge, lang) for lang in LANGUAGES}
 
+    async def offer_prompts(client: AsyncWebClient, context: AsyncBoltContext,
+                            user: str) -> None:
+        """The agent view's DM opened (it replaces assistant_thread_started there): the
+        table's suggested prompts in the person's language, for their flavour, above the
+        composer. Nothing is posted: a greeting on every open would fill the DM."""
+        prompts_of = context.get("set_suggested_prompts")
+        if not services.agent_view or prompts_of is None:
+            return
+        language = await services.language_for(client, context, user)
+        chosen = await services.preferences_of(context, user)
+        flavour = chosen.flavours[0] if chosen is not None and len(chosen.flavours) == 1 \
+            else None
+        prompts = suggested_prompts(knowledge, language, flavour)
+        if prompts:
+            await quietly(prompts_of(prompts=[p.json() for p in prompts],
+                                     title=t(language, "assistant.prompts.title")),
+                          "suggested prompts")
+            metrics.surface_result("agent", "prompts")
+
     @app.event("app_home_opened")
     @services.inflight.track
     async def publish_home(event: dict[str, Any], client: AsyncWebClient,
                            context: AsyncBoltContext) -> None:
         user = event.get("user")
-        if event.get("tab") != "home" or not isinstance(user, str):
+        if not isinstance(user, str):
+            return
+        if event.get("tab") == "messages":
+            await offer_prompts(client, context, user)
+            return
+        if event.get("tab") != "home":
             return
         language = await services.language_for(client, context, user)
         if services.preferences is None:

@@ -58,6 +58,8 @@ class Services:
     preferences: PreferenceStore | None = None
     # The watch on this process's event loop (handlers/loop_lag.py), cancelled at close.
     lag_watch: asyncio.Task[None] | None = None
+    # Slack's agent messaging experience (Settings.agent_view): DMs answered in their thread.
+    agent_view: bool = False
 
     async def preferences_of(self, context: Any, user: object) -> Preferences | None:
         """The asking person's preferences over their workspace's, by the workspace the

@@ -83,6 +83,10 @@ class Settings(BaseModel):
     # On SIGTERM, how long acknowledged replies get to finish: keep it a few seconds under the
     # platform's grace period (Docker: 10 s; Kubernetes: terminationGracePeriodSeconds, 30 s).
     drain_seconds: float = Field(default=8.0, ge=0, le=600, alias="DRAIN_SECONDS")
+    # Slack's agent messaging experience (the manifests' agent_view): a DM written in the
+    # Messages tab is answered in its own thread, the agent's session. false: an app still on
+    # the legacy assistant_view (or a plain Messages tab) answers a DM where it was written.
+    agent_view: bool = Field(default=True, alias="AGENT_VIEW")
     # Database connections per process (SQLAlchemy's pool): size kept, more when busy, and how
     # long a call waits for one. Many replicas: keep their sum under the server's limit.
     database_pool_size: int = Field(default=5, ge=1, le=200, alias="DATABASE_POOL_SIZE")

@@ -83,6 +83,8 @@ class Playground:
     state: Path
     log: Path
     sent: list[Sent] = field(default_factory=list)
+    # The bot's AGENT_VIEW: the page draws the DM as the agent view's sessions, or as before.
+    agent_view: bool = True
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -172,6 +174,17 @@ class Playground:
         shutil.rmtree(self.state, ignore_errors=True)
 
 
+def agent_view_of(env: dict[str, str]) -> bool:
+    """AGENT_VIEW as the bot's settings read it (pydantic's bool; unset or blank: on)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    value = env.get("AGENT_VIEW", "").strip()
+    try:
+        return TypeAdapter(bool).validate_python(value) if value else True
+    except ValidationError:
+        return True  # the bot itself refuses to start on it, saying why
+
+
 def start_bot(latency: float = 0.0) -> Playground:
     """The stand-in, then `mincards serve --mode http` against it; waits until it answers."""
     stand_in = SlackEmulator(latency=latency).__enter__()
@@ -192,7 +205,8 @@ def start_bot(latency: float = 0.0) -> Playground:
         process = subprocess.Popen([*command, "serve", "--mode", "http"], cwd=state, env=env,
                                    stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
-    playground = Playground(stand_in, f"http://127.0.0.1:{port}", secret, process, state, log)
+    playground = Playground(stand_in, f"http://127.0.0.1:{port}", secret, process, state, log,
+                            agent_view=agent_view_of(env))
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -359,13 +359,22 @@ class SlackEmulator:
             return {"ok": True}
         if method in ("assistant.threads.setSuggestedPrompts", "assistant.threads.setTitle",
                       "assistant.threads.setStatus"):
-            if not params.get("channel_id") or not params.get("thread_ts"):
+            # The agent view sets a DM's prompts with no thread (above the composer).
+            threadless = method.endswith("SuggestedPrompts")
+            if not params.get("channel_id") or not (params.get("thread_ts") or threadless):
                 return {"ok": False, "error": "invalid_arguments"}
             if method.endswith("SuggestedPrompts") and not params.get("prompts"):
                 return {"ok": False, "error": "invalid_arguments"}
             if method.endswith("setTitle") and not params.get("title"):
                 return {"ok": False, "error": "invalid_arguments"}
             if method.endswith("setStatus") and "status" not in params:
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True}
+        if method in ("agents.sessions.rename", "agents.sessions.setStatus"):
+            # The agent view's sessions (slack_sdk's agents_sessions_*): a DM channel, and
+            # the title or the status the method names.
+            field = "title" if method.endswith("rename") else "status"
+            if not params.get("channel_id") or not params.get(field):
                 return {"ok": False, "error": "invalid_arguments"}
             return {"ok": True}
         if method in ("functions.completeSuccess", "functions.completeError"):

@@ -62,7 +62,8 @@ def make_app(playground: Playground) -> web.Application:
 
     async def info(_: web.Request) -> web.Response:
         return web.json_response({"user": USER, "bot_user": BOT_USER, "channel": CHANNEL,
-                                  "dm": DM, "unfurl_hosts": list(model_sites().hosts)})
+                                  "dm": DM, "unfurl_hosts": list(model_sites().hosts),
+                                  "agent_view": playground.agent_view})
 
     async def feed(request: web.Request) -> web.Response:
         try:
@@ -131,6 +132,13 @@ def make_app(playground: Playground) -> web.Application:
                                             "event_ts": playground.new_ts()})
         return web.json_response({"sent": sent.__dict__})
 
+    async def messages_tab(_: web.Request) -> web.Response:
+        """The DM opened, as the agent view says it (app_home_opened, tab "messages")."""
+        sent = await run(playground.event, {"type": "app_home_opened", "user": USER,
+                                            "channel": DM, "tab": "messages",
+                                            "event_ts": playground.new_ts()})
+        return web.json_response({"sent": sent.__dict__})
+
     async def assistant(_: web.Request) -> web.Response:
         ts = playground.new_ts()
         sent = await run(playground.event, {
@@ -154,7 +162,8 @@ def make_app(playground: Playground) -> web.Application:
     app.router.add_get("/api/feed", feed)
     for path, handler in (("/api/message", message), ("/api/command", command),
                           ("/api/interact", interact), ("/api/home", home),
-                          ("/api/assistant", assistant), ("/api/locale", locale)):
+                          ("/api/assistant", assistant), ("/api/messages-tab", messages_tab),
+                          ("/api/locale", locale)):
         app.router.add_post(path, handler)
     return app
 

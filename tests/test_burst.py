@@ -66,7 +66,8 @@ def requests(emulator: SlackEmulator) -> list[Request]:
                                 "application/json"))
         elif kind == 2:
             event = direct_message(question, channel=f"DB{i:04d}")
-            made.append(Request(f"channel:DB{i:04d}",
+            # The agent view (AGENT_VIEW, on by default) answers a DM in its own thread.
+            made.append(Request(f"thread:{event['ts']}",
                                 json.dumps(event_callback(event)).encode(), "application/json"))
         else:
             url = emulator.response_url(f"R{i:04d}")

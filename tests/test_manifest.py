@@ -100,12 +100,17 @@ def test_unfurl_domains_are_the_model_sites_hosts(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", MANIFESTS)
-def test_the_assistant_views_prompts_are_answered_from_the_table(mode: str) -> None:
+def test_the_agent_views_prompts_are_answered_from_the_table(mode: str) -> None:
+    """Slack's agent messaging experience, not the legacy assistant_view (deprecated in
+    2027: docs.slack.dev/ai/migrating-to-agent-messaging)."""
     from mincards.bot.answering.engine import Engine
 
     engine = Engine()
-    view = load(mode)["features"]["assistant_view"]
-    assert view["assistant_description"] and 1 <= len(view["suggested_prompts"]) <= 4
+    features = load(mode)["features"]
+    assert "assistant_view" not in features
+    view = features["agent_view"]
+    assert 0 < len(view["agent_description"]) <= 300
+    assert 1 <= len(view["suggested_prompts"]) <= 4
     for prompt in view["suggested_prompts"]:
         answer = engine.ask(prompt["message"])
         assert answer.intent in ("lookup", "compare", "capacity", "plan"), prompt

@@ -57,9 +57,11 @@ def test_mention_inside_a_thread_replies_in_that_thread(
 
 def test_direct_message_is_answered_in_the_dm_in_chinese(
         slack: SlackSender, emulator: SlackEmulator) -> None:
-    slack.event(direct_message("Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡"))
+    event = direct_message("Qwen/Qwen2.5-72B-Instruct 全参 需要几张卡")
+    slack.event(event)
     (call,) = emulator.wait_for("chat.postMessage")
-    assert call.params["channel"] == "D0001" and "thread_ts" not in call.params
+    # The agent view (AGENT_VIEW, on by default): the DM's own thread is its session.
+    assert call.params["channel"] == "D0001" and call.params["thread_ts"] == event["ts"]
     shown = seen(call.params)
     assert "全参 · 8K：Snt9B 64 张卡，8 个节点 | Snt9B23 64 DIE（32 张卡），4 个节点" in shown
     assert call.params["text"].startswith("Qwen2.5-72B 最少需要：Snt9B 上 32 张卡（4 个节点）")

@@ -76,7 +76,11 @@ function apply(call) {
       if (m) Object.assign(m, { view: p.view, json: p });
       break;
     }
-    case "assistant.threads.setSuggestedPrompts": S.assistant[p.thread_ts] = { ...(S.assistant[p.thread_ts] || {}), prompts: p.prompts, promptsTitle: p.title }; break;
+    case "assistant.threads.setSuggestedPrompts":
+      // The agent view sets a DM's prompts with no thread: above the DM's composer.
+      if (!p.thread_ts) { S.dmPrompts = { prompts: p.prompts, title: p.title }; break; }
+      S.assistant[p.thread_ts] = { ...(S.assistant[p.thread_ts] || {}), prompts: p.prompts, promptsTitle: p.title }; break;
+    case "agents.sessions.rename": S.assistant[p.thread_ts] = { ...(S.assistant[p.thread_ts] || {}), title: p.title }; break;
     case "assistant.threads.setTitle": S.assistant[p.thread_ts] = { ...(S.assistant[p.thread_ts] || {}), title: p.title }; break;
     case "assistant.threads.setStatus": S.assistant[p.thread_ts] = { ...(S.assistant[p.thread_ts] || {}), status: p.status }; break;
   }
@@ -202,11 +206,49 @@ function draw() {
   } else {
     const channel = channelOf(where);
     const top = S.messages.filter(m => m.channel === channel && (!m.thread_ts || m.thread_ts === m.ts));
-    top.forEach(m => { m.replies = S.messages.filter(x => x.channel === channel && x.thread_ts === m.ts && x !== m).length; });
-    $("messages").replaceChildren(...top.map(m => drawMessage(m)));
+    if (where === "dm" && S.info.agent_view) {
+      // The agent view: each message written here is a session, drawn as a timeline with its
+      // replies under it (titled as the bot titled it); "Open session" follows up in it.
+      $("messages").replaceChildren(...top.map(drawSession));
+    } else {
+      top.forEach(m => { m.replies = S.messages.filter(x => x.channel === channel && x.thread_ts === m.ts && x !== m).length; });
+      $("messages").replaceChildren(...top.map(m => drawMessage(m)));
+    }
   }
+  drawPrompts(where);
   drawThread();
   drawModal();
+}
+
+function drawSession(root) {
+  const box = el("div", "session");
+  box.dataset.ts = root.ts || "";
+  const info = S.assistant[root.ts] || {};
+  const head = el("div", "session-head", info.title || "Session");
+  if (info.status) head.appendChild(el("span", "muted", " · mincards " + info.status));
+  const open = el("button", "bk-button small", "Open session");
+  open.type = "button";
+  open.addEventListener("click", () => openThread(root.channel, root.ts));
+  head.appendChild(open);
+  box.appendChild(head);
+  box.appendChild(drawMessage(root));
+  S.messages.filter(x => x.channel === root.channel && x.thread_ts === root.ts && x !== root)
+    .forEach(m => box.appendChild(drawMessage(m, true)));
+  return box;
+}
+
+function drawPrompts(where) {
+  const bar = $("dm-prompts");
+  const shown = where === "dm" && S.dmPrompts && S.dmPrompts.prompts;
+  bar.hidden = !shown;
+  if (!shown) return;
+  const chips = S.dmPrompts.prompts.map(p => {
+    const chip = el("button", "bk-button small prompt", p.title);
+    chip.type = "button";
+    chip.addEventListener("click", () => send(p.message, S.info.dm));
+    return chip;
+  });
+  bar.replaceChildren(el("span", "muted", S.dmPrompts.title || ""), ...chips);
 }
 
 function drawThread() {
@@ -320,6 +362,11 @@ async function poll() {
 async function go(where) {
   S.where = where;
   if (where === "home") await api("/api/home", {}).then(o => S.sent.push(o.sent));
+  // The agent view: opening the DM (the Messages tab) is an app_home_opened of its own.
+  if (where === "dm" && S.info.agent_view && !S.dmOpened) {
+    S.dmOpened = true;
+    await api("/api/messages-tab", {}).then(o => S.sent.push(o.sent));
+  }
   draw();
 }
 
