@@ -37,9 +37,6 @@ SCOPES = ("assistant:write", "im:history", "chat:write")
 log = logging.getLogger(__name__)
 
 
-_quietly = direct_messages.quietly
-
-
 def _thread(payload: dict[str, Any]) -> dict[str, Any]:
     thread = payload.get("assistant_thread")
     return thread if isinstance(thread, dict) else {}
@@ -69,7 +66,7 @@ def register(app: AsyncApp, services: Services) -> None:
         await say(**greeting(knowledge, language))
         prompts = suggested_prompts(knowledge, language, flavour)
         if prompts:
-            await _quietly(set_suggested_prompts(
+            await direct_messages.quietly(set_suggested_prompts(
                 prompts=[p.json() for p in prompts],
                 title=t(language, "assistant.prompts.title")), "suggested prompts")
         metrics.surface_result("assistant", "started")
@@ -99,6 +96,6 @@ def register(app: AsyncApp, services: Services) -> None:
         title = direct_messages.session_title(services, prepared.answer)
         shown = prepared.answer.shown()
         if title and (previous is None or previous.models != shown.models):
-            await _quietly(set_title(title), "title")
+            await direct_messages.quietly(set_title(title), "title")
 
     app.assistant(assistant)
