@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from mincards.bot.facts.links import model_sites
+from mincards.playground.guard import guard
 from mincards.playground.server import (
     STATIC,
     USER,
@@ -44,7 +45,7 @@ def _str(data: dict[str, Any], key: str, limit: int = MAX_TEXT) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def make_app(playground: Playground) -> web.Application:
+def make_app(playground: Playground, port: int) -> web.Application:
     async def body(request: web.Request) -> dict[str, Any]:
         try:
             data = await request.json()
@@ -155,7 +156,7 @@ def make_app(playground: Playground) -> web.Application:
         playground.stand_in.locales[USER] = chosen
         return web.json_response({"locale": chosen})
 
-    app = web.Application(client_max_size=256 * 1024)
+    app = web.Application(client_max_size=256 * 1024, middlewares=[guard(port)])
     app.router.add_get("/", page)
     app.router.add_static("/static/", STATIC)
     app.router.add_get("/api/info", info)
@@ -169,7 +170,7 @@ def make_app(playground: Playground) -> web.Application:
 
 
 async def _serve(playground: Playground, port: int, open_browser: bool) -> None:
-    runner = web.AppRunner(make_app(playground), access_log=None)
+    runner = web.AppRunner(make_app(playground, port), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", port)
     try:

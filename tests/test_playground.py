@@ -4,15 +4,10 @@ Slack, end to end through signed requests, the bot's Web API calls and the page'
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import signal
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,43 +16,19 @@ import pytest
 
 from mincards.bot.replies.render_views import HOME_CHOOSE_ACTION
 from tests.bot_process import free_port
+from tests.playground_process import MINCARDS, playground_env, running_playground
 from tests.process_exit import run_to_exit
 
-MINCARDS = Path(sys.executable).with_name("mincards")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="no chromium: `make test` installs Debian's")
 TIMEOUT_MS = 15_000
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DATABASE_"))}
-    return {**env, "LOG_LEVEL": "WARNING", **extra}
-
-
 @pytest.fixture(scope="module")
 def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    out = tmp_path_factory.mktemp("playground") / "out.log"
-    with out.open("wb") as log:
-        process = subprocess.Popen([str(MINCARDS), "playground", "--port", str(port)],
-                                   cwd=out.parent, env=_env(), stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while "mincards playground: http" not in out.read_text(encoding="utf-8"):
-            assert process.poll() is None, out.read_text(encoding="utf-8")
-            assert time.monotonic() < deadline, "the playground did not start in 60 s"
-            time.sleep(0.1)
+    with running_playground(tmp_path_factory.mktemp("playground")) as port:
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a drain slowed by load must not fail the module
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +183,7 @@ def test_view_json_shows_what_the_bot_sent(page: Any) -> None:
 
 def test_real_slack_tokens_are_refused_in_one_line() -> None:
     run = run_to_exit([str(MINCARDS), "playground", "--port", str(free_port())],
-                      env=_env(SLACK_BOT_TOKEN="xoxb-real-looking"), capture_output=True,
+                      env=playground_env(SLACK_BOT_TOKEN="xoxb-real-looking"), capture_output=True,
                       text=True, check=False)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert "never talks to Slack" in run.stderr and "xoxb-real-looking" not in run.stderr
@@ -223,7 +194,7 @@ def test_a_port_in_use_is_one_line() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = run_to_exit([str(MINCARDS), "playground", "--port", str(port)], env=_env(),
+        run = run_to_exit([str(MINCARDS), "playground", "--port", str(port)], env=playground_env(),
                           capture_output=True, text=True, check=False)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
