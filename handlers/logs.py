@@ -17,7 +17,16 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from mincards.handlers.request_context import RequestFields
 
-_TOKEN = re.compile(r"xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+")
+# Slack's tokens by shape: bot, user, app-level, and rotation's refresh tokens (xoxe-1-...) and
+# rotated access tokens (xoxe.xoxb-...).
+_TOKEN = re.compile(r"xox[abeposr][.-][A-Za-z0-9.-]+|xapp-[A-Za-z0-9-]+")
+# What an OAuth exchange carries besides tokens (slack_sdk logs its request parameters at DEBUG):
+# the code Slack handed the redirect, the client secret, a refresh token, the install's state;
+# as a query or form parameter (code=...), said (with code: ...) or in a dict's repr ('code':
+# '...', 'code': ['...']). A number alone is left alone (an HTTP status code: 200).
+_OAUTH_VALUE = re.compile(
+    r"""(\b(?:code|client_secret|refresh_token|state)(?:=|:\s+|['"]\s*:\s*\[?\s*['"]))"""
+    r"""(?!\d+(?:[&'"\s,}]|$))[^&'"\s,}]+""")
 REDACTED = "[redacted]"
 NOTICE_SECONDS = 60.0
 LogFormat = Literal["text", "json"]
@@ -34,7 +43,7 @@ class RedactSecrets(logging.Filter):
     def scrub(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, REDACTED)
-        return _TOKEN.sub(REDACTED, text)
+        return _OAUTH_VALUE.sub(rf"\1{REDACTED}", _TOKEN.sub(REDACTED, text))
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

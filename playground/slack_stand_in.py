@@ -207,6 +207,13 @@ class SlackEmulator:
         # issued for each (oauth.v2.access); auth.test answers for the token it is given.
         self.oauth_codes: dict[str, str] = {}
         self.issued: dict[str, str] = {}  # token -> team
+        # Enterprise Grid: codes for an org-wide install (code -> enterprise id), codes for a
+        # workspace of an enterprise (code -> that enterprise, beside oauth_codes' team), and
+        # each token's enterprise.
+        self.org_codes: dict[str, str] = {}
+        self.code_enterprise: dict[str, str] = {}
+        self.issued_enterprise: dict[str, str] = {}  # token -> enterprise
+        self.team_enterprise: dict[str, str] = {}  # installed team (or org) -> enterprise
         # Token rotation (an app with token_rotation_enabled): each bot token comes with a
         # refresh token and lives this many seconds; None: tokens that never expire.
         self.token_lifetime: int | None = None
@@ -302,26 +309,40 @@ class SlackEmulator:
         ts = f"1700000000.{next(self._ts):06d}"
         if method == "auth.test":
             team = self.issued.get(token, TEAM)
+            of_org = self.issued_enterprise.get(token)
             return {"ok": True, "url": "https://example.invalid/", "team": "Test",
-                    "user": "mincards", "team_id": team, "user_id": BOT_USER, "bot_id": "BBOT"}
+                    "user": "mincards", "team_id": team, "user_id": BOT_USER, "bot_id": "BBOT",
+                    **({"enterprise_id": of_org, "is_enterprise_install": team == of_org}
+                       if of_org else {})}
         if method == "oauth.v2.access":
             granted: str | None
+            enterprise: str | None
             if params.get("grant_type") == "refresh_token":
                 granted = self.refresh.pop(str(params.get("refresh_token") or ""), None)
                 if granted is None:
                     return {"ok": False, "error": "invalid_refresh_token"}
+                enterprise = self.team_enterprise.get(granted)
             else:
-                granted = self.oauth_codes.pop(str(params.get("code") or ""), None)
+                code = str(params.get("code") or "")
+                org = self.org_codes.pop(code, None)
+                granted = org or self.oauth_codes.pop(code, None)
                 if granted is None:
                     return {"ok": False, "error": "invalid_code"}
+                enterprise = org or self.code_enterprise.pop(code, None)
             team = granted
             token = f"xoxb-{team}-{next(self._ts)}-oauthtoken"
             self.issued[token] = team
+            org_wide = enterprise is not None and team == enterprise
+            if enterprise is not None:
+                self.issued_enterprise[token] = enterprise
+                self.team_enterprise[team] = enterprise
             answer: dict[str, Any] = {
                 "ok": True, "access_token": token, "token_type": "bot",
                 "scope": "chat:write,commands", "bot_user_id": BOT_USER, "app_id": "A0001",
-                "team": {"id": team, "name": f"Team {team}"}, "enterprise": None,
-                "is_enterprise_install": False, "authed_user": {"id": "UINSTALLER"}}
+                "team": None if org_wide else {"id": team, "name": f"Team {team}"},
+                "enterprise": {"id": enterprise, "name": f"Org {enterprise}"}
+                if enterprise else None,
+                "is_enterprise_install": org_wide, "authed_user": {"id": "UINSTALLER"}}
             if self.token_lifetime is not None:
                 refresh = f"xoxe-1-{team}-{next(self._ts)}-refresh"
                 self.refresh[refresh] = team

@@ -41,6 +41,8 @@ def bot(emulator: SlackEmulator, tmp_path_factory: pytest.TempPathFactory) -> It
     log = running.log_text()
     assert CLIENT_SECRET not in log and STATE_SECRET not in log and TOKEN_KEY not in log
     assert "SLACK_STATE_SECRET is not used" in log
+    # No OAuth code the tests handed Slack's redirect (all named code-...) reached the log.
+    assert [line for line in log.splitlines() if re.search(r"code-[a-z0-9]+", line)] == []
 
 
 class Browser:
@@ -241,3 +243,120 @@ def test_tokens_are_stored_encrypted_never_in_the_clear(
     assert not any(token.encode() in dump for token in emulator.issued)
     (call,) = ask(slack, emulator, "TE020", "qwen 2.5 7b lora")
     assert emulator.issued[call.headers["authorization"].removeprefix("Bearer ")] == "TE020"
+
+
+def _state_of(page: str) -> str:
+    found = re.search(r"state=([A-Za-z0-9_-]+)", page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def test_a_state_from_another_browser_installs_nothing(bot: Bot, emulator: SlackEmulator) -> None:
+    """The state is bound to the browser that started the install (Bolt's state cookie): a
+    redirect carrying it from another browser, with no cookie or with that browser's own, is
+    refused, and the state stays usable by its own browser."""
+    started = Browser(bot.base_url)
+    state = _state_of(started.get("/slack/install")[1])
+    assert started.cookies, "the install page sets the state cookie"
+    emulator.oauth_codes["code-o"] = "TO021"
+    stranger = Browser(bot.base_url)  # no cookie at all
+    status, page = stranger.get(f"/slack/oauth_redirect?code=code-o&state={state}")
+    assert status >= 400 and "code-o" not in page
+    other = Browser(bot.base_url)  # a cookie of its own, for another state
+    other.get("/slack/install")
+    status, page = other.get(f"/slack/oauth_redirect?code=code-o&state={state}")
+    assert status >= 400 and "code-o" not in page
+    assert "TO021" not in installations(bot)
+    ok, page = started.get(f"/slack/oauth_redirect?code=code-o&state={state}")
+    assert ok == 200, page
+    assert "TO021" in installations(bot)
+
+
+def test_a_code_used_twice_installs_once_and_says_so(bot: Bot, emulator: SlackEmulator) -> None:
+    """Slack takes each code once: a second redirect with it (a fresh state, the same code)
+    gets an error page naming no code or token, and the first install is untouched."""
+    assert Browser(bot.base_url).install(emulator, "TW022", "code-w")[0] == 200
+    before = _bot_tokens(bot, "TW022")
+    again = Browser(bot.base_url)
+    state = _state_of(again.get("/slack/install")[1])
+    status, page = again.get(f"/slack/oauth_redirect?code=code-w&state={state}")
+    assert status >= 400
+    assert "code-w" not in page and not [t for t in emulator.issued if t in page]
+    assert _bot_tokens(bot, "TW022") == before
+
+
+def _bot_tokens(bot: Bot, team: str) -> list[tuple[str, str]]:
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        return [(str(r[0]), str(r[1])) for r in conn.execute(
+            "SELECT bot_token, installed_at FROM slack_bots WHERE team_id = ? "
+            "ORDER BY installed_at", (team,))]
+
+
+def test_an_install_for_one_workspace_leaves_anothers_rows_alone(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    """B's install, and A's re-install, write their own workspace's rows only: A's token,
+    settings and answers stay A's through both."""
+    from tests.test_slack_preferences import change
+
+    assert Browser(bot.base_url).install(emulator, "TA023", "code-a23")[0] == 200
+    slack.action(change("flavours", ["snt9b23"], user="U0001", team="TA023"))
+    emulator.wait_for("views.publish")
+    a_rows = _bot_tokens(bot, "TA023")
+    assert Browser(bot.base_url).install(emulator, "TB024", "code-b24")[0] == 200
+    assert _bot_tokens(bot, "TA023") == a_rows
+    (call,) = ask(slack, emulator, "TA023", "qwen2.5-72b lora 8k")
+    assert emulator.issued[call.headers["authorization"].removeprefix("Bearer ")] == "TA023"
+    assert "your settings" in json.dumps(call.params, ensure_ascii=False)
+    b_rows = _bot_tokens(bot, "TB024")
+    assert Browser(bot.base_url).install(emulator, "TA023", "code-a23b")[0] == 200
+    assert _bot_tokens(bot, "TB024") == b_rows
+    (call,) = ask(slack, emulator, "TB024", "qwen2.5-72b lora 8k")
+    assert emulator.issued[call.headers["authorization"].removeprefix("Bearer ")] == "TB024"
+    assert "your settings" not in json.dumps(call.params, ensure_ascii=False)
+
+
+def for_enterprise(event: dict[str, object], enterprise: str, team: str,
+                   org_wide: bool) -> dict[str, object]:
+    """An event from a workspace of an Enterprise Grid org, as Slack sends it."""
+    body = for_team(event, team)
+    body["enterprise_id"] = enterprise
+    body["is_ext_shared_channel"] = False
+    body["authorizations"] = [{"enterprise_id": enterprise, "team_id": None if org_wide else team,
+                               "user_id": "UBOT", "is_bot": True,
+                               "is_enterprise_install": org_wide}]
+    return body
+
+
+def test_an_enterprise_grid_install_answers_its_workspaces_only(
+        bot: Bot, slack: SlackSender, emulator: SlackEmulator) -> None:
+    """An org-wide install (is_enterprise_install, no team) answers an event of any of its
+    workspaces with the org's token; a workspace install inside another org answers that
+    workspace only; an org that never installed is answered by nobody."""
+    browser = Browser(bot.base_url)
+    state = _state_of(browser.get("/slack/install")[1])
+    emulator.org_codes["code-org"] = "E0GRID1"
+    assert browser.get(f"/slack/oauth_redirect?code=code-org&state={state}")[0] == 200
+    emulator.oauth_codes["code-t"] = "TG025"
+    emulator.code_enterprise["code-t"] = "E0GRID2"
+    browser = Browser(bot.base_url)
+    state = _state_of(browser.get("/slack/install")[1])
+    assert browser.get(f"/slack/oauth_redirect?code=code-t&state={state}")[0] == 200
+
+    for enterprise, team, org_wide, token_of in (("E0GRID1", "TW026", True, "E0GRID1"),
+                                                 ("E0GRID1", "TW027", True, "E0GRID1"),
+                                                 ("E0GRID2", "TG025", False, "TG025")):
+        emulator.reset()
+        body = for_enterprise(mention("qwen 2.5 72b lora 8k?"), enterprise, team, org_wide)
+        assert slack.post(json.dumps(body), "application/json").status == 200
+        (call,) = emulator.wait_for("chat.postMessage", timeout=10)
+        token = call.headers["authorization"].removeprefix("Bearer ")
+        assert emulator.issued[token] == token_of
+        assert emulator.issued_enterprise[token] == enterprise
+    for enterprise, team, org_wide in (("E0NEVER", "TX028", True),   # an org never installed
+                                       ("E0GRID2", "TX029", False)):  # a workspace not installed
+        emulator.reset()
+        body = for_enterprise(mention("qwen 2.5 72b lora 8k?"), enterprise, team, org_wide)
+        assert slack.post(json.dumps(body), "application/json").status == 200
+        time.sleep(0.5)
+        assert emulator.of("chat.postMessage") == []
