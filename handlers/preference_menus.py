@@ -38,14 +38,15 @@ ADMIN_SECONDS = 3.0
 log = logging.getLogger(__name__)
 
 
-async def is_admin(client: AsyncWebClient, user: str) -> bool:
-    """Whether Slack says the person is an admin or owner of the workspace, now."""
+async def is_admin(client: AsyncWebClient, user: str) -> bool | None:
+    """Whether Slack says the person is an admin or owner of the workspace, now; None when
+    Slack did not say (users.info slow, rate-limited or refused): never taken for a yes."""
     try:
         response = await asyncio.wait_for(client.users_info(user=user), ADMIN_SECONDS)
-    except Exception as exc:  # slow, refused: not an admin for this change
+    except Exception as exc:  # slow, refused: not known, so no workspace default changes
         log.warning("users.info failed (%s); a workspace default was not changed",
                     type(exc).__name__)
-        return False
+        return None
     return is_admin_of(response.get("user"))
 
 
@@ -91,8 +92,10 @@ def register(app: AsyncApp, services: Services) -> None:
         language = await services.language_for(client, context, user)
         target = "" if for_workspace else user
         problem = None
-        if for_workspace and not await is_admin(client, user):
-            problem = t(language, "settings.not_admin")
+        admin = await is_admin(client, user) if for_workspace else None
+        if for_workspace and not admin:
+            problem = t(language, "settings.not_admin" if admin is False
+                        else "settings.admin_unknown")
         else:
             changed = chosen_from(field, action, await store.get(team, target), knowledge)
             if changed is None:

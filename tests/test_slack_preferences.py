@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from mincards.bot.replies.render_blocks import SHOW_ALL_ACTION
 from tests.blockkit import assert_valid_home, assert_valid_message, assert_valid_modal
 from tests.bot_process import Bot
-from tests.slack_emulator import TEAM, SlackEmulator
+from tests.slack_emulator import TEAM, Fault, SlackEmulator
 from tests.slack_sender import SlackSender, block_action, event_callback, mention, new_trigger
 from tests.test_views import state
 
@@ -177,3 +180,72 @@ def test_show_all_the_form_and_the_home_tab_follow_the_settings(
     assert_valid_modal(body["view"])
     form = json.dumps(body["view"], ensure_ascii=False)
     assert "Llama-Factory" in form and "MindSpeed-LLM" not in form and "按你的设置" in form
+
+
+def _preference_rows(bot: Bot) -> list[tuple[Any, ...]]:
+    database = Path(bot.log).parent / "state" / "mincards" / "mincards.db"
+    with sqlite3.connect(database) as conn:
+        return sorted(conn.execute(
+            "SELECT team_id, user_id, flavours, frameworks, language, length FROM preferences"))
+
+
+@pytest.mark.parametrize("fault", [
+    Fault(delay=6.0, times=5),                                   # slower than the 3 s it waits
+    Fault(body={"ok": False, "error": "fatal_error"}, times=5),  # refused
+    Fault(status=429, headers={"Retry-After": "30"}, body={"ok": False, "error": "ratelimited"},
+          times=5)])
+def test_an_admin_slack_cannot_vouch_for_changes_nothing_and_says_why(
+        slack: SlackSender, emulator: SlackEmulator, bot: Bot, fault: Fault) -> None:
+    """An admin's workspace change while users.info is slow, failing or rate-limited: denied
+    (Slack's word is needed, never assumed), and the person is told it was Slack, not them."""
+    emulator.admins.add("U0019")
+    try:
+        before = _preference_rows(bot)
+        emulator.reset()
+        emulator.fail("users.info", fault)
+        slack.action(change("flavours", ["snt9b"], user="U0019", block=WORKSPACE))
+        (published,) = emulator.wait_for("views.publish", timeout=30)
+        view = str(published.params["view"])
+        assert "did not confirm" in view and "Only a workspace admin" not in view
+        assert _preference_rows(bot) == before
+        emulator.faults.pop("users.info", None)
+        emulator.reset()  # Slack answers again: the same change is made
+        slack.action(change("flavours", ["snt9b"], user="U0019", block=WORKSPACE))
+        emulator.wait_for("views.publish")
+        assert (TEAM, "", "snt9b") in {row[:3] for row in _preference_rows(bot)}
+    finally:
+        emulator.admins.discard("U0019")
+        emulator.faults.pop("users.info", None)
+        slack.action(change("flavours", [], user="U0019", block=WORKSPACE))
+
+
+@pytest.mark.parametrize(("field", "values"), [
+    ("flavours", ["snt9b", "snt1000"]), ("frameworks", ["rm -rf"]), ("language", ["fr"]),
+    ("length", ["tiny"]), ("flavours", ["x" * 5000])])
+def test_a_setting_outside_the_offered_values_is_ignored(
+        slack: SlackSender, emulator: SlackEmulator, bot: Bot, field: str,
+        values: list[str]) -> None:
+    before = _preference_rows(bot)
+    emulator.reset()
+    assert slack.action(change(field, values, user="U0020")).status == 200
+    time.sleep(0.5)
+    assert _preference_rows(bot) == before
+    assert "Traceback" not in bot.log_text()
+
+
+def test_edited_private_metadata_reaches_no_other_workspace(
+        slack: SlackSender, emulator: SlackEmulator, bot: Bot) -> None:
+    """The form's private_metadata says only its language: a body that edits it to name
+    another team or person is answered for the signed request's own workspace and person."""
+    before = _preference_rows(bot)
+    view = {"id": "V7", **state("qwen2.5-7b", "lora", language="en")}
+    view["private_metadata"] = json.dumps({"l": "en", "team": "T0666", "team_id": "T0666",
+                                           "user": "U0666", "enterprise_id": "E0666"})
+    submitted = {"type": "view_submission", "team": {"id": TEAM},
+                 "user": {"id": "U0021", "team_id": TEAM}, "api_app_id": "A0001",
+                 "token": "legacy", "trigger_id": new_trigger(), "view": view}
+    body = json.loads(slack.action(submitted).body)
+    assert body["response_action"] == "update"
+    assert "Qwen2.5-7B" in json.dumps(body["view"])
+    assert _preference_rows(bot) == before
+    assert not [row for row in _preference_rows(bot) if "T0666" in row or "U0666" in row]

@@ -421,6 +421,9 @@ TEXT: dict[Language, dict[str, str]] = {
         "settings.not_admin": "Only a workspace admin or owner can change its defaults; "
                               "nothing was saved.",
         "settings.not_saved": "The setting could not be saved just now; try again.",
+        "settings.admin_unknown": "Slack did not confirm just now that you are a workspace "
+                                  "admin or owner, so its defaults were not changed; try "
+                                  "again in a moment.",
         "settings.forgotten": "Your settings are cleared: replies show every flavour and "
                               "framework again.",
         "settings.none": "mincards keeps no settings here (no database).",
@@ -794,6 +797,8 @@ TEXT: dict[Language, dict[str, str]] = {
         "settings.done": "完成",
         "settings.not_admin": "只有工作区管理员或所有者可以更改默认设置；未保存任何更改。",
         "settings.not_saved": "设置暂时无法保存，请稍后再试。",
+        "settings.admin_unknown": "Slack 暂时未能确认你是工作区管理员或所有者，因此未更改默认设置；"
+                                  "请稍后再试。",
         "settings.forgotten": "已清除你的设置：回复将重新显示全部规格和框架。",
         "settings.none": "这里的 mincards 不保存设置（没有数据库）。",
         "home.title": "mincards：最小昇腾卡数",
