@@ -2,11 +2,12 @@
 parameter count of its published weights (the Hub's safetensors metadata).
 
 Fetched with huggingface_hub, which honours HF_ENDPOINT (a mirror, or a test's local Hub) and
-HF_TOKEN (gated and private models). Bounded: one deadline for the whole fetch, config.json
-refused above 1 MB before it is downloaded. Cached on disk (the shape read from it, under the
-cache folder's `hub/`), so a model asked again is estimated without a request. Never on the
-path of an acknowledgement: callers run it after Slack has been answered, off the event loop.
-Every failure is one HubError line; nothing is made up.
+HF_TOKEN (gated and private models). Bounded: one deadline for the whole fetch; config.json
+refused above 1 MB, read streamed and cut there whatever its headers say; every request,
+redirects included, checked first (handlers/hub_client.py). Cached on disk (the shape read from
+it, under the cache folder's `hub/`, evicted past a bound), so a model asked again is estimated
+without a request. Never on the path of an acknowledgement: callers run it after Slack has been
+answered, off the event loop. Every failure is one HubError line; nothing is made up.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -25,7 +25,9 @@ from mincards.bot.errors import MincardsError
 from mincards.bot.estimating.hf_config import MAX_BYTES, parse_config
 from mincards.bot.estimating.shape import Shape, ShapeError
 from mincards.bot.facts.checked_cache import cache_dir
+from mincards.handlers import hub_cache
 from mincards.handlers.bounded import within
+from mincards.handlers.hub_client import Refused, TooLarge, guarded_session, read_bounded
 
 log = logging.getLogger(__name__)
 DEADLINE_SECONDS = 15.0
@@ -60,10 +62,14 @@ def reach(timeout: float) -> None:
     endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
     parts = urlsplit(endpoint if "://" in endpoint else "https://" + endpoint)
     host = parts.hostname or ""
+    # Said without the address itself, which may carry a user and password.
+    if parts.scheme not in ("http", "https") or not host:
+        raise HubError("HF_ENDPOINT is not an http(s) address with a host, so the name was not "
+                       "looked up")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise HubError(f"HF_ENDPOINT is not an address ({endpoint[:80]})") from None
+        raise HubError("HF_ENDPOINT has no valid port, so the name was not looked up") from None
     try:
         with socket.create_connection((host, port), timeout=min(timeout, 5.0)):
             pass
@@ -148,14 +154,10 @@ def _keep(repo: str, shape: Shape) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"repo": repo, "params_b": shape.params_b, "active_b": shape.active_b,
-                           "layers": shape.layers, "hidden": shape.hidden,
-                           "vocab": shape.vocab, "vision": shape.vision})
-        fd, tmp = tempfile.mkstemp(prefix=".hub-", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        Path(tmp).replace(path)
+        hub_cache.keep(path, json.dumps({
+            "repo": repo, "params_b": shape.params_b, "active_b": shape.active_b,
+            "layers": shape.layers, "hidden": shape.hidden, "vocab": shape.vocab,
+            "vision": shape.vision}))
     except OSError as exc:
         log.warning("could not keep the Hub shape of %s (%s)", repo, exc.strerror or exc)
 
@@ -193,29 +195,35 @@ def _explain(repo: str, exc: BaseException, deadline: float) -> str:
         return f"{repo}: {exc}"
     if isinstance(exc, HubError):
         return str(exc)
+    if isinstance(exc, Refused):
+        return f"Hugging Face's answer for {repo} pointed to {exc}"
+    if isinstance(exc, TooLarge):
+        return f"{repo}'s config.json is {exc}; a model's configuration is a few KB"
     if _is_timeout(exc):
         return _too_slow(repo, deadline)
     return f"cannot read {repo} from Hugging Face ({type(exc).__name__})"
 
 
 def _fetch(repo: str, timeout: float) -> Shape:
-    from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
+    from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.utils import build_hf_headers
 
+    deadline_at = time.monotonic() + timeout
+    guarded_session()  # every request below, redirects included, is checked before it goes
     endpoint = os.environ.get("HF_ENDPOINT") or None
     token = os.environ.get("HF_TOKEN") or None
     info = HfApi(endpoint=endpoint, token=token).model_info(repo, timeout=timeout)
     total = getattr(getattr(info, "safetensors", None), "total", None)
     url = hf_hub_url(repo, "config.json", endpoint=endpoint)
+    # The HEAD says why a file cannot be had (gated, missing) as the Hub's errors do.
     meta = get_hf_file_metadata(url, token=token, timeout=timeout, endpoint=endpoint)
     if meta.size is not None and meta.size > MAX_BYTES:
-        raise HubError(f"{repo}'s config.json is {meta.size:,} bytes; a model's configuration "
-                       "is a few KB")
-    base = cache_dir()
-    path = hf_hub_download(repo, "config.json", endpoint=endpoint, token=token,
-                           etag_timeout=timeout,
-                           cache_dir=str(base / "hub" / "files") if base else None)
-    with Path(path).open("rb") as file:
-        text = file.read(MAX_BYTES + 1)
+        raise TooLarge(f"{meta.size:,} bytes")
+    # Read by the bot, not hf_hub_download: streamed and cut at MAX_BYTES and the deadline,
+    # whatever the HEAD said, and not kept (the shape read from it is).
+    status, text = read_bounded(url, build_hf_headers(token=token), deadline_at)
+    if status >= 400:
+        raise HubError(f"Hugging Face answered {status} for {repo}'s config.json")
     params = float(total) / 1e9 if isinstance(total, (int, float)) and total > 0 else None
     return parse_config(text, repo, "hub", params_b=params)
 

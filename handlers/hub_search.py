@@ -11,13 +11,13 @@ import json
 import logging
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from mincards.bot.estimating.shape import Shape
 from mincards.bot.facts.checked_cache import cache_dir
+from mincards.handlers import hub_cache
 from mincards.handlers.bounded import within
 from mincards.handlers.hub import (
     KEEP_SECONDS,
@@ -29,6 +29,7 @@ from mincards.handlers.hub import (
     reach,
     repo_id,
 )
+from mincards.handlers.hub_client import guarded_session
 
 log = logging.getLogger(__name__)
 # How many results the search asks for: the first page, by downloads.
@@ -140,11 +141,7 @@ def _keep(query: str, ids: list[str]) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".search-", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"query": query.lower(), "ids": ids}, out)
-        Path(temporary).replace(path)
+        hub_cache.keep(path, json.dumps({"query": query.lower(), "ids": ids}))
     except OSError as exc:
         log.warning("could not keep the Hub search for %r (%s)", query, exc.strerror or exc)
 
@@ -152,6 +149,7 @@ def _keep(query: str, ids: list[str]) -> None:
 def _search(query: str) -> list[str]:
     from huggingface_hub import HfApi
 
+    guarded_session()
     api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None,
                 token=os.environ.get("HF_TOKEN") or None)
     ids = []

@@ -29,6 +29,9 @@ class HubModel:
     slow: float = 0.0                 # seconds before each answer
     garbage: bool = False             # the API answers HTML
     downloads: int = 0                # how the Hub's search orders it
+    redirect: str | None = None       # config.json answered 302 to this Location
+    actual: bytes | None = None       # config.json's GET sends this, its HEAD the config's size
+    trickle: float = 0.0              # seconds between bytes of config.json's GET
 
 
 class FakeHub:
@@ -122,6 +125,32 @@ class FakeHub:
             self._send(h, 401, b'{"error":"Access to model is restricted"}', head,
                        {"X-Error-Code": "GatedRepo", "Content-Type": "application/json"})
             return
+        if model.redirect:
+            self._send(h, 302, b"", head, {"Location": model.redirect})
+            return
         etag = hashlib.sha256(model.config).hexdigest()
-        self._send(h, 200, model.config, head, {
-            "X-Repo-Commit": "b" * 40, "ETag": f'"{etag}"', "Content-Type": "application/json"})
+        headers = {"X-Repo-Commit": "b" * 40, "ETag": f'"{etag}"',
+                   "Content-Type": "application/json"}
+        if head or (model.actual is None and not model.trickle):
+            self._send(h, 200, model.config, head, headers)
+            return
+        # A GET that is not what the HEAD said: more bytes, with no length to warn of them
+        # (the connection's end is the body's), or the config's bytes one at a time.
+        h.send_response(200)
+        for name, value in headers.items():
+            h.send_header(name, value)
+        if model.trickle:
+            h.send_header("Content-Length", str(len(model.config)))
+        h.end_headers()
+        try:
+            if model.actual is not None:
+                for start in range(0, len(model.actual), 1 << 16):
+                    h.wfile.write(model.actual[start:start + (1 << 16)])
+            else:
+                for byte in model.config:
+                    h.wfile.write(bytes([byte]))
+                    h.wfile.flush()
+                    time.sleep(model.trickle)
+        except OSError:
+            pass  # the bot stopped reading, as it should
+        h.close_connection = True
