@@ -4,7 +4,6 @@ id or link: its shape fetched from the Hub after Slack has been acknowledged, of
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 
@@ -13,6 +12,7 @@ from mincards.bot.answering.engine import Engine
 from mincards.bot.answering.estimated import wants_shape
 from mincards.bot.estimating.shape import Shape
 from mincards.handlers.hub import HubError, hub_shape, repo_id
+from mincards.handlers.hub_lookups import lookups
 from mincards.handlers.hub_search import name_query, searched_shape
 
 # How much of a question is looked at for a Hub id (a question is short; a pasted log is not
@@ -89,4 +89,5 @@ async def with_hub_estimate(engine: Engine, answer: Answer, text: str) -> Answer
     ask = hub_repo_asked(answer, text, engine.knowledge.vocabulary.not_name_words())
     if ask is None:
         return answer
-    return answered_with(engine, answer, text, ask.name, await asyncio.to_thread(fetched, ask))
+    found: Shape | HubError = await lookups().look_up(ask, fetched)
+    return answered_with(engine, answer, text, ask.name, found)

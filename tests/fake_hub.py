@@ -42,6 +42,11 @@ class FakeHub:
         self.extra_ids = extra_ids or []
         self.searches: list[str] = []
         self.requests: list[str] = []
+        # Models whose requests are being answered now, and the most there ever were at once
+        # (by model: one look-up's next request can arrive before its last one's handler ends).
+        self.active: dict[str, int] = {}
+        self.most_at_once = 0
+        self._lock = threading.Lock()
         hub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,10 +54,10 @@ class FakeHub:
                 pass
 
             def do_HEAD(self) -> None:
-                hub.answer(self, head=True)
+                hub.counted(self, head=True)
 
             def do_GET(self) -> None:
-                hub.answer(self, head=False)
+                hub.counted(self, head=False)
 
         self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -89,6 +94,20 @@ class FakeHub:
                  for i, repo in enumerate(ids) if all(w in repo.lower() for w in words)]
         self._send(h, 200, json.dumps(found[:limit]).encode(), head,
                    {"Content-Type": "application/json"})
+
+    def counted(self, h: BaseHTTPRequestHandler, head: bool) -> None:
+        parts = [p for p in h.path.split("?", 1)[0].split("/") if p]
+        repo = "/".join(parts[2:4] if parts[:2] == ["api", "models"] else parts[:2])
+        with self._lock:
+            self.active[repo] = self.active.get(repo, 0) + 1
+            self.most_at_once = max(self.most_at_once, len(self.active))
+        try:
+            self.answer(h, head)
+        finally:
+            with self._lock:
+                self.active[repo] -= 1
+                if not self.active[repo]:
+                    del self.active[repo]
 
     def answer(self, h: BaseHTTPRequestHandler, head: bool) -> None:
         path = h.path.split("?", 1)[0]
