@@ -48,6 +48,9 @@ class Fault:
     drop: bool = False
     delay: float = 0.0
     times: int = 1
+    # A file's download only: these bytes instead of the file, with no Content-Length (the
+    # connection's end is the body's end), so the size the event said is not the size sent.
+    raw: bytes | None = None
 
 
 class QuietServer(ThreadingHTTPServer):
@@ -264,9 +267,9 @@ class SlackEmulator:
     def response_url(self, name: str | None = None) -> str:
         return f"http://127.0.0.1:{self.http.server_address[1]}/response/{name or uuid.uuid4()}"
 
-    def add_file(self, name: str, content: bytes) -> str:
-        """A file uploaded to Slack: its url_private_download, as Slack gives it."""
-        path = f"/files-pri/T111-F{len(self.files) + 1:04d}/download/{name}"
+    def add_file(self, name: str, content: bytes, team: str = TEAM) -> str:
+        """A file uploaded to `team`'s Slack: its url_private_download, as Slack gives it."""
+        path = f"/files-pri/{team}-F{len(self.files) + 1:04d}/download/{name}"
         self.files[path] = content
         return self.api_url.removesuffix("/api/") + path
 
@@ -280,6 +283,16 @@ class SlackEmulator:
     def fail(self, method: str, fault: Fault) -> None:
         with self.lock:
             self.faults.setdefault(method, []).append(fault)
+
+    def _take_fault(self, method: str) -> Fault | None:
+        """The next fault queued for `method`, used once more (under the lock)."""
+        faults = self.faults.get(method) or []
+        fault = faults[0] if faults else None
+        if fault:
+            fault.times -= 1
+            if fault.times <= 0:
+                faults.pop(0)
+        return fault
 
     def of(self, method: str) -> list[Call]:
         with self.lock:
@@ -476,18 +489,40 @@ class SlackEmulator:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with emulator.lock:
                     emulator.calls.append(Call("files", {"_url": self.path}, headers))
-                content = emulator.files.get(self.path)
-                if content is None or not headers.get("authorization", "").startswith(
-                        "Bearer xoxb-"):
-                    # Slack answers a file it will not give with its sign-in page.
-                    status, content = (404 if content is None else 200), b"<html>sign in</html>"
+                    fault = emulator._take_fault("files")
+                    content = emulator.files.get(self.path)
+                bearer = headers.get("authorization", "")
+                token = bearer.removeprefix("Bearer ")
+                # Slack's file URLs name their workspace (files-pri/T0123-F0456/...): a token of
+                # another workspace, or none, gets Slack's sign-in page, as a browser would.
+                owner = self.path.split("/")[2].split("-", 1)[0] if self.path.count("/") > 2 \
+                    else ""
+                content_type = "application/octet-stream"
+                if content is None:
+                    status, content = 404, b"<html>not found</html>"
+                elif not bearer.startswith("Bearer xoxb-") or owner != emulator.issued.get(
+                        token, TEAM):
+                    status, content = 200, b"<html>sign in</html>"
+                    content_type = "text/html; charset=utf-8"
                 else:
                     status = 200
+                if fault and fault.delay:
+                    time.sleep(fault.delay)
+                if fault and fault.status != 200:
+                    status = fault.status
                 self.send_response(status)
-                self.send_header("Content-Length", str(len(content)))
+                self.send_header("Content-Type", content_type)
+                if fault and fault.raw is not None:
+                    content = fault.raw
+                    self.close_connection = True
+                else:
+                    self.send_header("Content-Length", str(len(content)))
+                for k, v in (fault.headers if fault else {}).items():
+                    self.send_header(k, v)
                 self.end_headers()
                 with contextlib.suppress(OSError):
-                    self.wfile.write(content)
+                    for start in range(0, len(content), 1 << 16):
+                        self.wfile.write(content[start:start + (1 << 16)])
 
             def _serve(self, params: dict[str, Any]) -> None:
                 for key in ("blocks", "view", "unfurls", "prompts", "outputs"):
@@ -504,12 +539,7 @@ class SlackEmulator:
                 token = bearer.removeprefix("Bearer ") if bearer.startswith("Bearer ") else \
                     str(params.get("token") or "")
                 with emulator.lock:
-                    faults = emulator.faults.get(method) or []
-                    fault = faults[0] if faults else None
-                    if fault:
-                        fault.times -= 1
-                        if fault.times <= 0:
-                            faults.pop(0)
+                    fault = emulator._take_fault(method)
                     call = Call(method, params, headers)
                     emulator.calls.append(call)
                 if emulator.latency:

@@ -13,7 +13,7 @@ from tests.blockkit import assert_valid_message, seen
 from tests.bot_process import Bot, running_bot
 from tests.conftest import assert_no_secrets
 from tests.fake_hub import FakeHub, HubModel
-from tests.slack_emulator import SlackEmulator
+from tests.slack_emulator import Fault, SlackEmulator
 from tests.slack_sender import SlackSender, direct_message, mention
 
 HUB_DEADLINE = 10
@@ -109,7 +109,7 @@ def test_a_config_attached_to_a_dm_is_estimated(slack: SlackSender,
 
 @pytest.mark.parametrize("case,said", [
     ("foreign", "is not a file I can read from Slack"),
-    ("huge", "is over 1 MB"),
+    ("huge", "is over 100 KB"),
     ("missing", "Slack answered 404"),
 ])
 def test_an_attachment_that_cannot_be_read_is_one_remark(
@@ -128,3 +128,43 @@ def test_an_attachment_that_cannot_be_read_is_one_remark(
     assert f"No estimate beyond the table: config.json {said}" in shown or said in shown
     assert "Estimate, not the table's" not in shown
     assert hub.requests == []
+
+
+@pytest.mark.parametrize("case,said", [
+    ("redirect", "Slack answered 302"),          # the file host pointing elsewhere: not followed
+    ("lies", "is over 100 KB"),                  # the event says 2 KB, 5 MB come with no length
+    ("not json", "not JSON"),
+    ("other workspace", "Slack did not give config.json to the bot"),
+    ("slow", "could not download config.json"),  # past the download's 10 s
+])
+def test_an_attached_file_pushed_on_is_one_remark(
+        slack: SlackSender, emulator: SlackEmulator, hub: FakeHub, case: str, said: str) -> None:
+    content = {"not json": b"<config><hidden>4096</hidden></config>"}.get(case,
+                                                                         MISTRAL.encode())
+    file = shared_file(emulator, "config.json", content)
+    if case == "other workspace":
+        file["url_private_download"] = emulator.add_file("config.json", content, team="T0OTHER")
+    emulator.fail("files", {
+        "redirect": Fault(status=302, headers={"Location": hub.url + "/files-pri/x/c.json"}),
+        "lies": Fault(raw=b'{"pad": "' + b"x" * 5_000_000 + b'"}'),
+        "slow": Fault(delay=13.0),
+    }.get(case, Fault(times=0)))
+    hub.requests.clear()
+    slack.event(direct_message("lora?", subtype="file_share", files=[file]))
+    (call,) = emulator.wait_for("chat.postMessage", timeout=40)
+    shown = seen(call.params)
+    assert said in shown and "Estimate, not the table's" not in shown, shown
+    assert hub.requests == []
+    assert len(emulator.of("files")) == 1
+
+
+def test_an_attached_config_arriving_in_pieces_is_read_whole(
+        slack: SlackSender, emulator: SlackEmulator) -> None:
+    """A config padded to 90 KB, sent with no length: read to its end (it comes in pieces),
+    not cut at the first."""
+    padded = MISTRAL.encode().rstrip()[:-1] + b', "_pad": "' + b"x" * 90_000 + b'"}'
+    file = shared_file(emulator, "config.json", padded)
+    emulator.fail("files", Fault(raw=padded))
+    slack.event(direct_message("lora?", subtype="file_share", files=[file]))
+    (call,) = emulator.wait_for("chat.postMessage", timeout=20)
+    assert "Estimate, not the table's" in seen(call.params)
